@@ -1,0 +1,72 @@
+extension DependencyStore {
+    /// Runs `initializations` with this store as ``DependencyStore/shared``.
+    ///
+    /// Every ``Injected`` property created inside the closure, however deep, binds to this store
+    /// and resolves from it, even when it is first read later, after `execute` has returned, on
+    /// another thread. This is how a test injects mocks without touching the live root store:
+    ///
+    /// ```swift
+    /// @Test func showsTheToken() {
+    ///     let store = DependencyStore()
+    ///     store.register(MockAccessTokenService(token: "t-1"), for: AccessTokenServiceType.self)
+    ///
+    ///     let viewModel = store.execute { SomeViewModel() }
+    ///
+    ///     #expect(viewModel.title == "t-1")
+    /// }
+    /// ```
+    ///
+    /// The binding is scoped: the previous store is current again when the closure returns or
+    /// throws; calls nest (the innermost store wins); and code running at the same time outside
+    /// the closure, such as another test on another thread, never sees this store. `Task {}` and
+    /// child tasks created inside inherit it; `Task.detached`, GCD queues and threads you start
+    /// yourself do not (see `Docs/Testing.md` for how to hand the store over).
+    ///
+    /// - Parameter initializations: The code to run against this store.
+    /// - Returns: What `initializations` returns.
+    /// - Throws: What `initializations` throws, after the previous store is restored.
+    @discardableResult
+    public func execute<R>(_ initializations: () throws -> R) rethrows -> R {
+        // The task-local carries the store into tasks created inside; the frame on the thread's
+        // stack makes it win over a factory that is running further out on this thread.
+        let stack = ResolutionStack.current
+        stack.push(ResolutionStack.Frame(store: self, key: nil, type: nil))
+        defer { stack.pop() }
+        return try Self.$current.withValue(self, operation: initializations)
+    }
+
+    /// Runs asynchronous `initializations` with this store as ``DependencyStore/shared``, across
+    /// every suspension point and in the child tasks it creates.
+    ///
+    /// The closure runs in the caller's isolation, so a `@MainActor` test can touch main-actor
+    /// state inside it:
+    ///
+    /// ```swift
+    /// @MainActor @Test func loadsThePrice() async {
+    ///     let store = DependencyStore()
+    ///     store.register(MockPriceFetcher(amount: 42), for: PriceFetching.self)
+    ///
+    ///     let model = PriceModel()          // a @MainActor class with an @Injected fetcher
+    ///     await store.execute {
+    ///         await model.refresh()        // resolves the mock, even after suspending
+    ///     }
+    ///     #expect(model.text == "$42.00")
+    /// }
+    /// ```
+    ///
+    /// `async let`, task groups and `Task {}` started inside inherit the store; `Task.detached`,
+    /// GCD queues and threads you start yourself do not.
+    ///
+    /// - Parameters:
+    ///   - isolation: The actor to run on; the default is the caller's. Leave the default.
+    ///   - initializations: The code to run against this store.
+    /// - Returns: What `initializations` returns.
+    /// - Throws: What `initializations` throws, after the previous store is restored.
+    @discardableResult
+    public func execute<R>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ initializations: () async throws -> R
+    ) async rethrows -> R {
+        try await Self.$current.withValue(self, operation: initializations, isolation: isolation)
+    }
+}

@@ -1,0 +1,121 @@
+/// A type-keyed store of lazy factories: register how to build a dependency once, resolve it
+/// wherever it is needed.
+///
+/// An app wires its live dependencies into the root store at start-up, usually in a
+/// `registerAll()` extension of its own, and library code reads them through ``Injected``:
+///
+/// ```swift
+/// extension DependencyStore {
+///     func registerAll() {
+///         register(AccessTokenService.shared, for: AccessTokenServiceType.self)
+///         register(PriceFetcherType.self) { store in
+///             PriceFetcher(networking: store.resolve())
+///         }
+///     }
+/// }
+///
+/// DependencyStore.shared.registerAll()
+///
+/// final class SomeViewModel {
+///     @Injected var accessTokenService: AccessTokenServiceType
+/// }
+/// ```
+///
+/// A test builds a store of its own, registers mocks in it and runs the code under test inside
+/// `execute(_:)`; everything created there resolves from the test's store, and the root
+/// store is never touched:
+///
+/// ```swift
+/// let store = DependencyStore()
+/// store.register(MockAccessTokenService(token: "t-1"), for: AccessTokenServiceType.self)
+/// let viewModel = store.execute { SomeViewModel() }
+/// ```
+///
+/// Every method may be called from any thread or task at any time. A factory runs on whichever
+/// thread resolves it, without any lock of the store held, so it may resolve other dependencies
+/// and even register new ones.
+///
+/// > Important: A factory that is not `@Sendable` may capture state that is not thread-safe (a
+/// > mock held in a test's local `let`, say). The store lets you, because tests need it; resolving
+/// > such a registration from several threads at once is then your responsibility.
+public final class DependencyStore {
+    /// Registrations by `ObjectIdentifier` of the type they were registered for.
+    let registrations = Lock<[ObjectIdentifier: AnyRegistration]>([:])
+
+    /// What diagnostics call this store.
+    let origin: Origin
+
+    enum Origin {
+        case root
+        case createdAt(SourceLocation)
+    }
+
+    /// Creates an empty store.
+    ///
+    /// A new store has no registrations at all and does not fall back on the root store: a test
+    /// that uses one gets exactly the dependencies it registered, and a clear trap for anything
+    /// else.
+    ///
+    /// ```swift
+    /// let store = DependencyStore()
+    /// store.register(MockNetworking(), for: Networking.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - fileID: Where the store is created; diagnostics name the store by it. Leave the default.
+    ///   - line: The line where the store is created. Leave the default.
+    public init(fileID: StaticString = #fileID, line: UInt = #line) {
+        origin = .createdAt(SourceLocation(fileID: fileID, line: line))
+    }
+
+    private init(origin: Origin) {
+        self.origin = origin
+    }
+
+    /// The process-wide store that ``shared`` falls back to outside any `execute(_:)`.
+    static let root = DependencyStore(origin: .root)
+
+    /// The store that ``Injected`` binds to when it is created.
+    ///
+    /// That is, innermost first:
+    /// - while a factory runs, the store resolving it (so objects a factory builds bind their own
+    ///   `@Injected` properties to the same store);
+    /// - inside `execute(_:)` or `execute(isolation:_:)`, the store it was called on,
+    ///   including in child tasks and `Task {}` created there;
+    /// - otherwise the process-wide root store, which the app fills at start-up.
+    ///
+    /// ```swift
+    /// DependencyStore.shared.registerAll()   // at start-up: the root store
+    /// ```
+    ///
+    /// > Important: `Task.detached`, GCD queues and threads you start yourself do not inherit the
+    /// > store made current by `execute`. Capture `DependencyStore.shared` before you hand work
+    /// > over, and call `execute` on it there. See `Docs/Testing.md`.
+    public static var shared: DependencyStore {
+        if let resolving = ResolutionStack.currentIfCreated?.currentStore {
+            return resolving
+        }
+        return current ?? root
+    }
+
+    /// The store bound by `execute` for the current task (or thread, outside tasks).
+    @TaskLocal static var current: DependencyStore?
+
+    /// Whether this is the process-wide root store.
+    var isRoot: Bool {
+        if case .root = origin { return true }
+        return false
+    }
+}
+
+extension DependencyStore: @unchecked Sendable {}
+
+extension DependencyStore: CustomStringConvertible {
+    /// Names the store the way diagnostics do: the root store, or where a store was created.
+    public var description: String {
+        switch origin {
+        case .root: "the root store"
+        case .createdAt(let location): "the store created at \(location)"
+        }
+    }
+}

@@ -1,0 +1,181 @@
+// The text of every failure a user can cause. Nothing here runs on a successful resolve.
+
+extension DependencyStore {
+    /// The diagnostic for a resolve of `type` that found no registration.
+    func missingRegistration<T>(
+        of type: T.Type,
+        requester: Requester,
+        stack: ResolutionStack?
+    ) -> ResolutionError {
+        let requested = Diagnostics.name(of: type)
+        let registered = registrations.withLock { Array($0.values) }
+        let chain = (stack?.types().map(Diagnostics.name(of:)) ?? []) + [requested]
+
+        var lines = ["DependencyStore: no registration for '\(requested)'."]
+        lines.append("")
+        lines.append("  Requested by: \(Diagnostics.describe(requester))")
+        if chain.count > 1 {
+            lines.append("  While building: \(chain.joined(separator: " -> "))")
+        }
+        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: registered.count))")
+
+        let closeMatches = Diagnostics.closeMatches(to: type, among: registered)
+        if !closeMatches.isEmpty {
+            lines.append("  Registered, and close to what was asked for:")
+            lines += closeMatches.map { "    - \($0)" }
+        }
+
+        lines.append("")
+        let shortName = Diagnostics.shortName(of: type)
+        if isRoot {
+            lines.append("  To fix: register '\(shortName)' before it is first resolved, for example in registerAll():")
+            lines.append("      register(Live\(shortName)(), for: \(shortName).self)")
+            lines.append("  In a test, register a mock in your own store and run the code under test in store.execute { }.")
+        } else {
+            lines.append("  To fix: register '\(shortName)' in this store before the code under test resolves it:")
+            lines.append("      store.register(Mock\(shortName)(), for: \(shortName).self)")
+            lines.append("  A store made with DependencyStore() starts empty and does not fall back on the root store.")
+        }
+        if case .injectedProperty = requester {
+            lines.append("  An @Injected property resolves from the store that was current when the property was created.")
+        }
+        lines.append("  Use tryResolve(_:) where the dependency may legitimately be absent.")
+
+        return ResolutionError(
+            kind: .notRegistered,
+            typeName: requested,
+            chain: chain,
+            description: lines.joined(separator: "\n")
+        )
+    }
+
+    /// The diagnostic for a resolve of `type` while `type` is already being built on this chain,
+    /// from frame `start` of `stack` on.
+    func cycle<T>(
+        closedBy type: T.Type,
+        from start: Int,
+        requester: Requester,
+        stack: ResolutionStack
+    ) -> ResolutionError {
+        let requested = Diagnostics.name(of: type)
+        let chain = stack.types(from: start).map(Diagnostics.name(of:)) + [requested]
+
+        var lines = ["DependencyStore: dependency cycle: \(chain.joined(separator: " -> "))"]
+        lines.append("")
+        lines.append("  '\(requested)' was asked for while it was still being built, so its factory could never finish.")
+        lines.append("  Closed by: \(Diagnostics.describe(requester))")
+        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
+        lines.append("")
+        lines.append("  To fix: break the cycle. Let one of these types take the other later instead of in its factory")
+        lines.append("  (an @Injected property is resolved on its first read, not when its owner is built), or move what")
+        lines.append("  they share into a third type that both depend on.")
+
+        return ResolutionError(
+            kind: .cycle,
+            typeName: requested,
+            chain: chain,
+            description: lines.joined(separator: "\n")
+        )
+    }
+}
+
+enum Diagnostics {
+    /// The fully qualified name of a type (`MyApp.PriceFetching`, `Swift.Optional<MyApp.Token>`).
+    static func name(of type: Any.Type) -> String {
+        String(reflecting: type)
+    }
+
+    /// The name of a type as its user writes it in code (`PriceFetching`).
+    static func shortName(of type: Any.Type) -> String {
+        String(describing: type)
+    }
+
+    static func describe(_ requester: Requester) -> String {
+        switch requester {
+        case .call(let location):
+            "resolve at \(location)"
+        case .injectedProperty(let location):
+            "the @Injected property declared at \(location), on its first read"
+        }
+    }
+
+    static func describe(_ store: DependencyStore, registrationCount: Int?) -> String {
+        let count = registrationCount.map { count in
+            count == 1 ? " (1 registration)" : " (\(count) registrations)"
+        } ?? ""
+        if store.isRoot {
+            return "\(store)\(count), the one DependencyStore.shared falls back to outside execute { }"
+        }
+        return "\(store)\(count)"
+    }
+
+    /// Registered types that the user may have meant instead of `type`, one sentence each.
+    static func closeMatches(to type: Any.Type, among registered: [AnyRegistration]) -> [String] {
+        let requestedShort = shortName(of: type)
+        let requestedWrapped = (type as? any OptionalProtocol.Type)?.wrappedType
+        let requestedStem = stem(of: requestedShort)
+
+        var matches: [String] = []
+        for registration in registered.sorted(by: { name(of: $0.type) < name(of: $1.type) }) {
+            let candidate = registration.type
+            let candidateName = name(of: candidate)
+            let candidateShort = shortName(of: candidate)
+            let at = "(registered at \(registration.location))"
+
+            if let wrapped = requestedWrapped, wrapped == candidate {
+                matches.append(
+                    "'\(candidateName)' \(at) is registered, but its Optional was asked for. "
+                        + "Ask for '\(candidateShort)', or register the optional type itself."
+                )
+            } else if let wrapped = (candidate as? any OptionalProtocol.Type)?.wrappedType, wrapped == type {
+                matches.append(
+                    "'\(candidateName)' \(at) is registered: an Optional is a different type from what it wraps. "
+                        + "Register for '\(requestedShort).self', or ask for the optional."
+                )
+            } else if candidateShort == requestedShort {
+                matches.append(
+                    "'\(candidateName)' \(at) has the same name in another module. "
+                        + "Check which module's '\(requestedShort)' the registration and the request import."
+                )
+            } else if let stem = requestedStem, stem == self.stem(of: candidateShort) {
+                matches.append(
+                    "'\(candidateName)' \(at) has a similar name. A registration is found only by the exact type "
+                        + "it was registered for: if it conforms to '\(requestedShort)', register it with "
+                        + "'for: \(requestedShort).self'."
+                )
+            }
+        }
+        return matches
+    }
+
+    /// A type name reduced to what distinguishes it: `AccessTokenServiceType`, `AccessTokenService`
+    /// and `MockAccessTokenService` share one stem, as do `PriceFetching` and `LivePriceFetcher`.
+    /// `nil` when too little is left to compare.
+    static func stem(of shortName: String) -> String? {
+        var name = shortName.lowercased()
+        if let genericStart = name.firstIndex(of: "<") { name = String(name[..<genericStart]) }
+        if name.hasPrefix("any ") { name.removeFirst(4) }
+        for prefix in ["live", "default", "mock", "fake", "stub", "real"] where name.hasPrefix(prefix) {
+            name.removeFirst(prefix.count)
+            break
+        }
+        for suffix in ["protocol", "type", "interface", "impl", "implementation"] where name.hasSuffix(suffix) {
+            name.removeLast(suffix.count)
+            break
+        }
+        for suffix in ["ing", "er", "or"] where name.hasSuffix(suffix) {
+            name.removeLast(suffix.count)
+            break
+        }
+        return name.count >= 3 ? name : nil
+    }
+}
+
+/// Lets diagnostics see through `Optional` without knowing its payload type statically.
+protocol OptionalProtocol {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalProtocol {
+    static var wrappedType: Any.Type { Wrapped.self }
+}

@@ -1,0 +1,41 @@
+/// Why a dependency could not be resolved, with the same diagnostic that ``DependencyStore``
+/// prints when a resolve traps.
+///
+/// ``DependencyStore/tryResolve(_:fileID:line:)`` throws it where ``DependencyStore/resolve(_:fileID:line:)``
+/// would trap, so code that can live without a dependency can ask for it safely:
+///
+/// ```swift
+/// do {
+///     let analytics = try store.tryResolve(Analytics.self)
+///     analytics.track("launch")
+/// } catch {
+///     print(error)   // the multi-line diagnostic, "To fix ..." included
+/// }
+/// ```
+public struct ResolutionError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Equatable {
+        /// The store has no registration for the requested type.
+        case notRegistered
+        /// The requested type is already being built further up the same resolution chain.
+        case cycle
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+
+    /// The requested type, fully qualified (`MyApp.PriceFetching`).
+    public let typeName: String
+
+    /// The resolution chain, outermost first, ending with the requested type.
+    ///
+    /// For a cycle it starts and ends with the same type (`["A", "B", "A"]`); for a missing
+    /// registration it lists what was being built when the missing type was asked for.
+    public let chain: [String]
+
+    /// The full diagnostic: what happened, where, and how to fix it.
+    public let description: String
+}
+
+extension ResolutionError: Sendable {}
+extension ResolutionError.Kind: Sendable {}

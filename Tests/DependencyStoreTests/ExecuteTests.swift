@@ -1,0 +1,184 @@
+import DependencyStore
+import Foundation
+import Testing
+
+@Suite struct ExecuteTests {
+    @Test func makesTheStoreSharedInsideAndRestoresItAfter() {
+        let store = DependencyStore()
+        let outside = DependencyStore.shared
+
+        store.execute {
+            #expect(DependencyStore.shared === store)
+        }
+
+        #expect(DependencyStore.shared === outside)
+        #expect(outside !== store)
+    }
+
+    @Test func restoresThePreviousStoreWhenTheClosureThrows() {
+        struct Failure: Error {}
+        let store = DependencyStore()
+        let outside = DependencyStore.shared
+
+        #expect(throws: Failure.self) {
+            try store.execute { throw Failure() }
+        }
+        #expect(DependencyStore.shared === outside)
+    }
+
+    @Test func returnsWhatTheClosureReturns() {
+        #expect(DependencyStore().execute { 41 + 1 } == 42)
+    }
+
+    @Test func nestedExecuteDoesNotDeadlockAndTheInnerStoreWins() {
+        let outer = DependencyStore()
+        let inner = DependencyStore()
+
+        outer.execute {
+            inner.execute {
+                #expect(DependencyStore.shared === inner)
+                outer.execute {
+                    #expect(DependencyStore.shared === outer)
+                }
+                #expect(DependencyStore.shared === inner)
+            }
+            #expect(DependencyStore.shared === outer)
+        }
+    }
+
+    @Test func injectedCreatedByAFactoryBindsToTheResolvingStoreEvenWhenReadLaterOnAnotherThread() async {
+        // The Screen is built by a factory, not directly inside execute, and read only after
+        // execute has returned, on a GCD thread that never saw the store.
+        let store = DependencyStore()
+        store.register(SendableClock(now: 11), for: SendableClockType.self)
+        store.register(SendableHolder.self) { _ in SendableHolder() }
+        let outer = store.execute { OuterHolder() }
+
+        let now = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: outer.holder.clock.now)
+            }
+        }
+
+        #expect(now == 11)
+    }
+
+    @Test func aFactoryRunningInsideAnotherStoresExecuteStillBindsToItsOwnStore() {
+        let live = DependencyStore()
+        live.register(FixedGreeting("live"), for: Greeting.self)
+        live.register(Screen.self) { _ in Screen() }
+        let test = DependencyStore()
+        test.register(FixedGreeting("test"), for: Greeting.self)
+
+        let screen = test.execute { live.resolve(Screen.self) }
+
+        #expect(screen.greeting.text == "live")
+    }
+
+    @Test func executeInsideAFactoryWinsOverTheResolvingStore() {
+        let live = DependencyStore()
+        let test = DependencyStore()
+        test.register(FixedGreeting("test"), for: Greeting.self)
+        live.register(Screen.self) { _ in test.execute { Screen() } }
+
+        #expect(live.resolve(Screen.self).greeting.text == "test")
+    }
+
+    @Test func asyncExecuteKeepsTheStoreAcrossSuspensionAndInChildTasks() async {
+        let store = DependencyStore()
+
+        await store.execute {
+            await Task.yield()
+            #expect(DependencyStore.shared === store)
+
+            async let child = DependencyStore.shared
+            #expect(await child === store)
+
+            let fromGroup = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { DependencyStore.shared === store }
+                }
+                return await group.reduce(true) { $0 && $1 }
+            }
+            #expect(fromGroup)
+
+            let fromUnstructured = await Task { DependencyStore.shared }.value
+            #expect(fromUnstructured === store)
+        }
+    }
+
+    @Test func taskCreatedInsideSyncExecuteInheritsTheStore() async {
+        let store = DependencyStore()
+
+        let task = store.execute { Task { DependencyStore.shared } }
+
+        #expect(await task.value === store)
+    }
+
+    @Test func detachedTasksAndGCDDoNotInheritButTheStoreCanBeHandedOver() async {
+        let store = DependencyStore()
+        store.register(FixedGreeting("handed over"), for: Greeting.self)
+
+        let (detachedSees, handedOver) = await store.execute {
+            let detachedSees = await Task.detached { DependencyStore.shared }.value
+            // The documented hand-over: capture the store, execute on it at the other side.
+            let captured = DependencyStore.shared
+            let handedOver = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: captured.execute { Screen() }.greeting.text)
+                }
+            }
+            return (detachedSees, handedOver)
+        }
+
+        #expect(detachedSees !== store)
+        #expect(handedOver == "handed over")
+    }
+
+    @MainActor @Test func asyncExecuteRunsOnTheCallersActor() async {
+        let store = DependencyStore()
+        store.register(SendableClock(now: 8), for: SendableClockType.self)
+        let model = MainActorCounterModel()
+
+        await store.execute {
+            await Task.yield()
+            model.record(SendableHolder().clock.now) // main-actor state, touched without a hop
+        }
+
+        #expect(model.values == [8])
+    }
+
+    @Test func parallelExecutesNeverSeeEachOthersStore() async {
+        // 50 rounds of 40 concurrent tasks, each with its own store and value, suspending in the
+        // middle. The seed's design (swap a global, run, swap back) hands tasks each other's
+        // stores as soon as two of them overlap.
+        for _ in 0..<50 {
+            let mismatches = await withTaskGroup(of: Int.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        let store = DependencyStore()
+                        store.register(SendableClock(now: index), for: SendableClockType.self)
+                        return await store.execute {
+                            let early = SendableHolder()
+                            await Task.yield()
+                            let late = SendableHolder()
+                            let seen = [early.clock.now, late.clock.now, DependencyStore.shared.resolve(SendableClockType.self).now]
+                            return seen.filter { $0 != index }.count
+                        }
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            #expect(mismatches == 0)
+        }
+    }
+}
+
+struct OuterHolder: Sendable {
+    @Injected var holder: SendableHolder
+}
+
+@MainActor final class MainActorCounterModel {
+    private(set) var values: [Int] = []
+    func record(_ value: Int) { values.append(value) }
+}

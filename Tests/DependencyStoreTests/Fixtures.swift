@@ -1,0 +1,80 @@
+import DependencyStore
+import Foundation
+
+// Small types the suites share. The protocols stand for what an app registers; the classes are
+// deliberately not Sendable, as app services and test mocks usually are not.
+
+protocol Greeting {
+    var text: String { get }
+}
+
+final class FixedGreeting: Greeting {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
+protocol Clock {
+    var now: Int { get }
+}
+
+final class FixedClock: Clock {
+    let now: Int
+    init(_ now: Int) { self.now = now }
+}
+
+/// Needs a Greeting and a Clock through its initialiser (constructor injection).
+final class Banner {
+    let greeting: Greeting
+    let clock: Clock
+    init(greeting: Greeting, clock: Clock) {
+        self.greeting = greeting
+        self.clock = clock
+    }
+    var text: String { "\(greeting.text) @\(clock.now)" }
+}
+
+/// Needs a Greeting through an @Injected property.
+final class Screen {
+    @Injected var greeting: Greeting
+}
+
+/// A thread-safe counter for "how many times did the factory run" across threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    @discardableResult
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+}
+
+/// Runs `body` on `threads` new threads released at the same moment, `rounds` times, and waits
+/// for all of them each round. Real threads rather than `concurrentPerform`, whose width is the
+/// core count (2 here), so that many callers really do arrive together.
+func onManyThreads(threads: Int, rounds: Int = 1, _ body: @escaping @Sendable (_ round: Int, _ thread: Int) -> Void) {
+    for round in 0..<rounds {
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for index in 0..<threads {
+            done.enter()
+            let thread = Thread {
+                start.wait()
+                body(round, index)
+                done.leave()
+            }
+            thread.start()
+        }
+        for _ in 0..<threads { start.signal() }
+        done.wait()
+    }
+}

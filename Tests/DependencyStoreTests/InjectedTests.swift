@@ -1,0 +1,133 @@
+import DependencyStore
+import Foundation
+import Testing
+
+@Suite struct InjectedTests {
+    @Test func resolvesLazilyOnFirstRead() {
+        let store = DependencyStore()
+        let built = Counter()
+        store.register({ built.increment(); return FixedGreeting("lazy") }(), for: Greeting.self)
+
+        let screen = store.execute { Screen() }
+        #expect(built.value == 0)
+
+        #expect(screen.greeting.text == "lazy")
+        #expect(built.value == 1)
+    }
+
+    @Test func resolvesOncePerPropertyAndCachesTheValue() {
+        let store = DependencyStore()
+        let built = Counter()
+        store.register({ FixedGreeting("#\(built.increment())") }(), for: Greeting.self)
+        let screen = store.execute { Screen() }
+
+        let first = screen.greeting
+        let second = screen.greeting
+
+        #expect(first as AnyObject === second as AnyObject)
+        #expect(built.value == 1)
+    }
+
+    @Test func eachPropertyResolvesForItself() {
+        let store = DependencyStore()
+        store.register({ FixedGreeting("new") }(), for: Greeting.self)
+        let (a, b) = store.execute { (Screen(), Screen()) }
+
+        #expect(a.greeting as AnyObject !== b.greeting as AnyObject)
+    }
+
+    @Test func bindsToTheStoreCurrentWhenCreatedNotWhenRead() {
+        let first = DependencyStore()
+        first.register(FixedGreeting("first"), for: Greeting.self)
+        let second = DependencyStore()
+        second.register(FixedGreeting("second"), for: Greeting.self)
+
+        let screen = first.execute { Screen() }
+
+        #expect(second.execute { screen.greeting.text } == "first")
+    }
+
+    @Test func manyThreadsReadingFirstAtOnceResolveExactlyOnce() {
+        // 200 rounds of 16 threads released together onto one fresh property. A wrapper that
+        // checked "resolved?" and then resolved without holding anything (the seed's design)
+        // builds more than one value in most rounds.
+        let store = DependencyStore()
+        let built = Counter()
+        store.register(Token.self) { _ in
+            built.increment()
+            return SessionToken()
+        }
+        let rounds = 200
+        let holders = store.execute { (0..<rounds).map { _ in TokenHolder() } }
+        let seen = SeenValues()
+
+        onManyThreads(threads: 16, rounds: rounds) { round, _ in
+            seen.insert(round: round, ObjectIdentifier(holders[round].token))
+        }
+
+        #expect(built.value == rounds)
+        #expect(seen.distinctValuesPerRound.allSatisfy { $0 == 1 })
+    }
+
+    @MainActor @Test func worksInASendableStructAnActorAndAMainActorClass() async {
+        let store = DependencyStore()
+        store.register(SendableClock(now: 5), for: SendableClockType.self)
+
+        let (value, actor, model) = store.execute { (SendableHolder(), ClockActor(), MainActorModel()) }
+
+        #expect(value.clock.now == 5)
+        #expect(await actor.now() == 5)
+        #expect(model.now() == 5)
+    }
+}
+
+// Typical declarations from client code; compiling them in Swift 6 mode without warnings is part
+// of the test.
+
+protocol SendableClockType: Sendable {
+    var now: Int { get }
+}
+
+struct SendableClock: SendableClockType {
+    let now: Int
+}
+
+struct SendableHolder: Sendable {
+    @Injected var clock: SendableClockType
+}
+
+actor ClockActor {
+    @Injected var clock: SendableClockType
+    func now() -> Int { clock.now }
+}
+
+@MainActor final class MainActorModel {
+    @Injected var clock: SendableClockType
+    @Injected var greeting: Greeting? // never read: binding alone needs no registration
+    func now() -> Int { clock.now }
+}
+
+/// A reference type that is Sendable, so identity can be compared across threads.
+protocol Token: AnyObject, Sendable {}
+final class SessionToken: Token {}
+
+struct TokenHolder: Sendable {
+    @Injected var token: Token
+}
+
+final class SeenValues: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int: Set<ObjectIdentifier>] = [:]
+
+    func insert(round: Int, _ value: ObjectIdentifier) {
+        lock.lock()
+        defer { lock.unlock() }
+        values[round, default: []].insert(value)
+    }
+
+    var distinctValuesPerRound: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values.values.map(\.count)
+    }
+}
