@@ -1,0 +1,173 @@
+import DependencyStore
+import Foundation
+import Testing
+
+/// Stress tests for the thread-safety claims. Each is bounded to well under a second on two cores
+/// and fails (crashes, traps, returns a wrong value or misses a deadline) without the mechanism it
+/// guards.
+@Suite struct ConcurrencyTests {
+    @Test func anyMixOfOperationsFromManyThreadsKeepsEveryTypeRight() {
+        // Without the store's lock, concurrent writes to its dictionary crash within a few rounds.
+        let store = DependencyStore()
+        store.register(SendableClock(now: -1), for: SendableClockType.self)
+        let wrongValues = Counter()
+
+        onManyThreads(threads: 12, rounds: 40) { round, thread in
+            for step in 0..<50 {
+                switch (thread + step) % 6 {
+                case 0:
+                    store.register(SendableClock(now: step), for: SendableClockType.self)
+                case 1:
+                    if store.resolve(SendableClockType.self).now < -1 { wrongValues.increment() }
+                case 2:
+                    store.register(Label("t\(thread)"), for: Label.self)
+                    if !store.resolve(Label.self).text.hasPrefix("t") { wrongValues.increment() }
+                case 3:
+                    if !store.isRegistered(SendableClockType.self) { wrongValues.increment() }
+                case 4:
+                    let child = DependencyStore()
+                    child.register(SendableClock(now: 1_000 + thread), for: SendableClockType.self)
+                    let holder = child.execute { SendableHolder() }
+                    if holder.clock.now != 1_000 + thread { wrongValues.increment() }
+                default:
+                    let holder = store.execute { SendableHolder() }
+                    if holder.clock.now < -1 { wrongValues.increment() }
+                }
+            }
+            _ = round
+        }
+
+        #expect(wrongValues.value == 0)
+    }
+
+    @Test func threadsResolvingTheSameChainAtOnceAreNotACycle() {
+        // A store that tracked "types being built" in one global set would see B already in
+        // flight on another thread and report a cycle that does not exist.
+        let store = DependencyStore()
+        store.register(SendableClockType.self) { _ in SendableClock(now: 1) }
+        store.register(Label.self) { store in Label("clock \(store.resolve(SendableClockType.self).now)") }
+        store.register(LabelPair.self) { store in LabelPair(first: store.resolve(), second: store.resolve()) }
+        let wrong = Counter()
+
+        onManyThreads(threads: 16, rounds: 50) { _, _ in
+            for _ in 0..<20 where store.resolve(LabelPair.self).first.text != "clock 1" {
+                wrong.increment()
+            }
+        }
+
+        #expect(wrong.value == 0)
+    }
+
+    @Test func noStoreLockIsHeldWhileAFactoryRuns() {
+        // The factory for Label waits until another thread has resolved from the same store. If
+        // the store held its lock across factories, that resolve would block and the deadline
+        // below would pass; a deadline, not a sleep, is what turns the deadlock into a failure.
+        let store = DependencyStore()
+        store.register(SendableClock(now: 2), for: SendableClockType.self)
+        let otherThreadResolved = DispatchSemaphore(value: 0)
+        let factoryStarted = DispatchSemaphore(value: 0)
+        let outcome = WaitOutcome()
+        store.register(Label.self) { _ in
+            factoryStarted.signal()
+            outcome.record(otherThreadResolved.wait(timeout: .now() + 10))
+            return Label("done")
+        }
+
+        let resolver = Thread {
+            _ = store.resolve(Label.self)
+        }
+        resolver.start()
+        factoryStarted.wait()
+        _ = store.resolve(SendableClockType.self)
+        _ = store.isRegistered(Label.self)
+        store.register(SendableClock(now: 3), for: SendableClockType.self)
+        otherThreadResolved.signal()
+
+        #expect(outcome.waitUntilRecorded() == .success)
+    }
+
+    @Test func injectedPropertiesReadingEachOtherFromManyThreadsNeverDeadlock() {
+        // Every round, 16 threads read the same 6 fresh OuterHolders, each thread in its own
+        // order. A first read holds that property's gate while its factory builds a
+        // SendableHolder, whose own property then resolves the clock. Gates held across
+        // factories must only make readers of the same property wait, in any interleaving.
+        let store = DependencyStore()
+        store.register(SendableClock(now: 4), for: SendableClockType.self)
+        store.register(SendableHolder.self) { _ in SendableHolder() }
+        let wrong = Counter()
+        let rounds = 60
+        let outers = store.execute { (0..<rounds).map { _ in (0..<6).map { _ in OuterHolder() } } }
+
+        onManyThreads(threads: 16, rounds: rounds) { round, thread in
+            let holders = outers[round]
+            for offset in 0..<holders.count {
+                let index = (thread * 5 + offset * (thread % 2 == 0 ? 1 : holders.count - 1)) % holders.count
+                if holders[index].holder.clock.now != 4 { wrong.increment() }
+            }
+        }
+
+        #expect(wrong.value == 0)
+    }
+
+    @Test func sharedPropertiesReadFirstByManyThreadsAtOnceAcrossADeepGraphResolveOnce() {
+        let store = DependencyStore()
+        let built = Counter()
+        store.register(SendableClockType.self) { _ in
+            built.increment()
+            return SendableClock(now: 5)
+        }
+        store.register(SendableHolder.self) { _ in SendableHolder() }
+        let rounds = 100
+        let outers = store.execute { (0..<rounds).map { _ in OuterHolder() } }
+
+        onManyThreads(threads: 12, rounds: rounds) { round, _ in
+            _ = outers[round].holder.clock.now
+        }
+
+        // One OuterHolder resolves one SendableHolder, which resolves one clock: once per round.
+        #expect(built.value == rounds)
+    }
+
+    @Test func concurrentTasksEachWithItsOwnStoreResolveOnlyTheirOwnMocks() async {
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    let store = DependencyStore()
+                    store.register(Label("task \(index)"), for: Label.self)
+                    store.register(LabelPair.self) { store in LabelPair(first: store.resolve(), second: store.resolve()) }
+                    return store.execute {
+                        DependencyStore.shared.resolve(LabelPair.self).second.text == "task \(index)" ? 0 : 1
+                    }
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+    }
+}
+
+struct Label: Sendable {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
+struct LabelPair: Sendable {
+    let first: Label
+    let second: Label
+}
+
+/// Carries a wait's result from a factory on one thread to the test on another.
+final class WaitOutcome: @unchecked Sendable {
+    private let recorded = DispatchSemaphore(value: 0)
+    private var result: DispatchTimeoutResult?
+
+    func record(_ result: DispatchTimeoutResult) {
+        self.result = result
+        recorded.signal()
+    }
+
+    func waitUntilRecorded() -> DispatchTimeoutResult? {
+        recorded.wait()
+        return result
+    }
+}
