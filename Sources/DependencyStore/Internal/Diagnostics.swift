@@ -27,13 +27,14 @@ extension DependencyStore {
 
         lines.append("")
         let shortName = Diagnostics.shortName(of: type)
+        let implementation = Diagnostics.implementationName(for: shortName)
         if isRoot {
             lines.append("  To fix: register '\(shortName)' before it is first resolved, for example in registerAll():")
-            lines.append("      register(Live\(shortName)(), for: \(shortName).self)")
+            lines.append("      register(Live\(implementation)(), for: \(shortName).self)")
             lines.append("  In a test, register a mock in your own store and run the code under test in store.execute { }.")
         } else {
             lines.append("  To fix: register '\(shortName)' in this store before the code under test resolves it:")
-            lines.append("      store.register(Mock\(shortName)(), for: \(shortName).self)")
+            lines.append("      store.register(Mock\(implementation)(), for: \(shortName).self)")
             lines.append("  A store made with DependencyStore() starts empty and does not fall back on the root store.")
         }
         if case .injectedProperty = requester {
@@ -90,6 +91,15 @@ enum Diagnostics {
         String(describing: type)
     }
 
+    /// What an implementation of `shortName` might be called in the "To fix" example:
+    /// `AccessTokenServiceType` -> `AccessTokenService`.
+    static func implementationName(for shortName: String) -> String {
+        for suffix in ["Protocol", "Type"] where shortName.hasSuffix(suffix) && shortName.count > suffix.count {
+            return String(shortName.dropLast(suffix.count))
+        }
+        return shortName
+    }
+
     static func describe(_ requester: Requester) -> String {
         switch requester {
         case .call(let location):
@@ -134,7 +144,7 @@ enum Diagnostics {
                 )
             } else if candidateShort == requestedShort {
                 matches.append(
-                    "'\(candidateName)' \(at) has the same name in another module. "
+                    "'\(candidateName)' \(at) has the same name but is a different type (another module or enclosing type). "
                         + "Check which module's '\(requestedShort)' the registration and the request import."
                 )
             } else if let stem = requestedStem, stem == self.stem(of: candidateShort) {
