@@ -49,27 +49,27 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) throws(ResolutionError) -> T {
-        let requester = Requester.call(SourceLocation(fileID: fileID, line: line))
+        try resolveChecked(type, requester: .call(SourceLocation(fileID: fileID, line: line)))
+    }
+
+    /// The trapping resolve behind `resolve` and `@Injected`: the trap points at the requester.
+    func resolve<T>(_ type: T.Type, requester: Requester) -> T {
+        do {
+            return try resolveChecked(type, requester: requester)
+        } catch {
+            fatalError(error.description, file: requester.location.fileID, line: requester.location.line)
+        }
+    }
+
+    /// The one resolution path. The error is a typed throw, so success pays nothing for it, and
+    /// its text is built only on failure.
+    private func resolveChecked<T>(_ type: T.Type, requester: Requester) throws(ResolutionError) -> T {
         guard let registration = registration(for: type) else {
             throw missingRegistration(of: type, requester: requester, stack: ResolutionStack.currentIfCreated)
         }
         let stack = ResolutionStack.current
         if let start = stack.indexOfFrame(resolving: ObjectIdentifier(type), in: self) {
             throw cycle(closedBy: type, from: start, requester: requester, stack: stack)
-        }
-        return build(registration, on: stack)
-    }
-
-    /// The trapping resolve behind `resolve` and `@Injected`.
-    func resolve<T>(_ type: T.Type, requester: Requester) -> T {
-        guard let registration = registration(for: type) else {
-            let error = missingRegistration(of: type, requester: requester, stack: ResolutionStack.currentIfCreated)
-            fatalError(error.description, file: requester.location.fileID, line: requester.location.line)
-        }
-        let stack = ResolutionStack.current
-        if let start = stack.indexOfFrame(resolving: ObjectIdentifier(type), in: self) {
-            let error = cycle(closedBy: type, from: start, requester: requester, stack: stack)
-            fatalError(error.description, file: requester.location.fileID, line: requester.location.line)
         }
         return build(registration, on: stack)
     }
