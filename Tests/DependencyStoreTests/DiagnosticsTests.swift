@@ -4,6 +4,9 @@ import Testing
 /// The trap messages, checked in a child process (exit tests), and the close-match hints, checked
 /// through `tryResolve`, which carries the same text.
 @Suite struct DiagnosticsTests {
+    // Exit tests need to spawn a child process, which Swift Testing offers on macOS, Linux and
+    // Windows only.
+    #if os(macOS) || os(Linux) || os(Windows)
     @Test func missingRegistrationTrapNamesTypeCallerStoreAndFix() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -82,6 +85,7 @@ import Testing
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("dependency cycle: DependencyStoreTests.Greeting -> DependencyStoreTests.Greeting"))
     }
+    #endif
 
     @Test func closeMatchesPointAtTheConcreteTypeRegisteredInsteadOfItsProtocol() throws {
         let store = DependencyStore()
