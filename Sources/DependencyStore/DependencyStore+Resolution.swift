@@ -84,7 +84,7 @@ extension DependencyStore {
     /// Runs the factory with this resolution pushed on the thread's chain; no lock is held.
     @inline(__always)
     private func build<T>(_ registration: Registration<T>, on stack: ResolutionStack) -> T {
-        stack.push(ResolutionStack.Frame(store: self, key: ObjectIdentifier(T.self), type: T.self))
+        stack.push(ResolutionStack.Frame(store: self, type: T.self))
         defer { stack.pop() }
         return registration.factory(self)
     }

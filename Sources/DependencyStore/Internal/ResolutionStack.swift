@@ -22,8 +22,7 @@ final class ResolutionStack {
         /// The store resolving (or made current by `execute`). Unowned: a frame lives only while
         /// the call that pushed it runs, and that call holds the store.
         unowned(unsafe) let store: DependencyStore
-        /// `nil` for a frame pushed by `execute`.
-        let key: ObjectIdentifier?
+        /// The type being resolved; `nil` for a frame pushed by `execute`.
         let type: Any.Type?
     }
 
@@ -47,12 +46,13 @@ final class ResolutionStack {
         while index > 0 {
             index -= 1
             let frame = frames[index]
-            if frame.key == key && frame.store === store { return index }
+            if let type = frame.type, ObjectIdentifier(type) == key, frame.store === store { return index }
         }
         return nil
     }
 
-    /// The chain of types being resolved in `store`, outermost first, from frame `start` on.
+    /// The types being resolved on this thread, in any store, outermost first, from frame `start`
+    /// on; `execute` frames are skipped.
     func types(from start: Int = 0) -> [Any.Type] {
         frames[start...].compactMap(\.type)
     }
