@@ -30,7 +30,7 @@ extension DependencyStore {
         // The task-local carries the store into tasks created inside; the frame on the thread's
         // stack makes it win over a factory that is running further out on this thread.
         let stack = ResolutionStack.current
-        stack.push(ResolutionStack.Frame(store: self, type: nil))
+        stack.push(ResolutionStack.Frame(store: self, registration: nil))
         defer { stack.pop() }
         return try Self.$current.withValue(self, operation: initializations)
     }

@@ -1,49 +1,66 @@
 extension DependencyStore {
-    /// Registers an expression that builds the dependency for `type`, evaluated on every resolve.
+    /// Registers an expression that builds the dependency for `type`.
     ///
-    /// The expression is an autoclosure, so nothing is built until someone resolves `type`, and
-    /// it is evaluated again on each resolve: register a shared instance to hand out one object,
-    /// an initialiser call to hand out a new one each time.
+    /// The expression is an autoclosure, so nothing is built until someone resolves `type`. With
+    /// the default scope, ``Scope/unique``, it is evaluated again on each resolve: register a
+    /// shared instance to hand out one object, an initialiser call to hand out a new one each
+    /// time, or pick another scope.
     ///
     /// ```swift
     /// store.register(AccessTokenService.shared, for: AccessTokenServiceType.self) // the same object
     /// store.register(PriceFormatter(), for: PriceFormatting.self)                 // a new one each time
+    /// store.register(URLSessionNetworking(), for: Networking.self, scope: .singleton)
     /// ```
     ///
-    /// Registering again for the same type replaces the earlier registration for every later
-    /// resolve; instances already handed out are not affected.
+    /// Registering again for the same type and name replaces the earlier registration, and its
+    /// cached instance, for every later resolve; instances already handed out are not affected.
     ///
     /// - Parameters:
     ///   - dependency: The expression that builds the value. It runs on the thread that resolves
     ///     it, with no lock of the store held.
     ///   - type: The type that callers will ask for, usually a protocol.
+    ///   - name: Tells apart several registrations of one type; callers resolve it by the same
+    ///     name. `nil`, the default, is the registration that a resolve without a name finds.
+    ///   - scope: How long a built instance lives; see ``Scope``. The default builds one per resolve.
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     public func register<T>(
         _ dependency: @escaping @autoclosure () -> T,
         for type: T.Type,
+        name: String? = nil,
+        scope: Scope = .unique,
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) {
-        store(Registration(factory: { _ in dependency() }, location: SourceLocation(fileID: fileID, line: line)))
+        add(Registration(
+            name: name,
+            scope: scope,
+            location: SourceLocation(fileID: fileID, line: line),
+            argumentTypes: nil,
+            factory: .plain { _ in dependency() }
+        ))
     }
 
     /// Registers a factory for `type` that builds the value from other dependencies of the store.
     ///
     /// Use this form for constructor injection: the factory receives the store that is resolving
-    /// it and asks it for what the value's initialiser needs. It runs on every resolve.
+    /// it and asks it for what the value's initialiser needs.
     ///
     /// ```swift
-    /// store.register(PriceFetcherType.self) { store in
+    /// store.register(PriceFetching.self, scope: .singleton) { store in
     ///     PriceFetcher(networking: store.resolve(), parser: store.resolve())
     /// }
+    /// store.register(Greeting.self, name: "formal") { _ in FormalGreeting() }
     /// ```
     ///
-    /// Registering again for the same type replaces the earlier registration for every later
-    /// resolve.
+    /// Registering again for the same type and name replaces the earlier registration, and its
+    /// cached instance, for every later resolve.
     ///
     /// - Parameters:
     ///   - type: The type that callers will ask for, usually a protocol.
+    ///   - name: Tells apart several registrations of one type. `nil`, the default, is the
+    ///     registration that a resolve without a name finds.
+    ///   - scope: How long a built instance lives; see ``Scope``. The default builds one per resolve.
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value. It runs on the thread that resolves it, with no lock of the
@@ -51,14 +68,23 @@ extension DependencyStore {
     ///     own type, directly or through others, traps with the cycle.
     public func register<T>(
         _ type: T.Type,
+        name: String? = nil,
+        scope: Scope = .unique,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping (DependencyStore) -> T
     ) {
-        store(Registration(factory: factory, location: SourceLocation(fileID: fileID, line: line)))
+        add(Registration(
+            name: name,
+            scope: scope,
+            location: SourceLocation(fileID: fileID, line: line),
+            argumentTypes: nil,
+            factory: .plain(factory)
+        ))
     }
 
-    /// Whether `type` has a registration in this store.
+    /// Whether a resolve of `type` (with `name`) would find a registration, in this store or a
+    /// parent.
     ///
     /// ```swift
     /// if !store.isRegistered(Networking.self) {
@@ -66,13 +92,39 @@ extension DependencyStore {
     /// }
     /// ```
     ///
-    /// - Parameter type: The type as it would be resolved.
+    /// - Parameters:
+    ///   - type: The type as it would be resolved.
+    ///   - name: The name it would be resolved by; `nil` for the unnamed registration.
     /// - Returns: `true` when a resolve of `type` would find a registration.
-    public func isRegistered<T>(_ type: T.Type) -> Bool {
-        registrations.withLock { $0[ObjectIdentifier(type)] != nil }
+    public func isRegistered<T>(_ type: T.Type, name: String? = nil) -> Bool {
+        var store: DependencyStore? = self
+        while let current = store {
+            if current.ownRegistration(for: ObjectIdentifier(type), name: name) != nil { return true }
+            store = current.parent
+        }
+        return false
     }
 
-    private func store<T>(_ registration: Registration<T>) {
-        registrations.withLock { $0[ObjectIdentifier(T.self)] = registration }
+    func add<T>(_ registration: Registration<T>) {
+        let type = ObjectIdentifier(T.self)
+        registry.withLock { registry in
+            if let name = registration.name {
+                registry.named[NamedKey(type: type, name: name)] = registration
+            } else {
+                registry.unnamed[type] = registration
+            }
+        }
+    }
+
+    /// The registration this store itself holds for `type` and `name`, ignoring its parents.
+    @inline(__always)
+    func ownRegistration(for type: ObjectIdentifier, name: String?) -> AnyRegistration? {
+        registry.withLock { registry in
+            if let name {
+                registry.named[NamedKey(type: type, name: name)]
+            } else {
+                registry.unnamed[type]
+            }
+        }
     }
 }

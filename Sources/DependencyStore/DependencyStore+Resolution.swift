@@ -1,37 +1,49 @@
 extension DependencyStore {
-    /// Builds the dependency registered for `type`.
+    /// Builds (or, for a cached scope, returns) the dependency registered for `type`.
     ///
     /// The registration's factory runs on the calling thread, with no lock of the store held;
     /// while it runs, this store is ``shared``, so objects it creates bind their `@Injected`
     /// properties to this store.
     ///
     /// ```swift
-    /// let fetcher = store.resolve(PriceFetcherType.self)
+    /// let fetcher = store.resolve(PriceFetching.self)
     /// let formatter: PriceFormatting = store.resolve()
+    /// let formal = store.resolve(Greeting.self, name: "formal")
     /// ```
     ///
-    /// > Important: A missing registration and a dependency cycle are programmer errors: they trap
-    /// > with a message that names the type, who asked, the store and how to fix it (see
-    /// > `Docs/Diagnostics.md`). Use ``tryResolve(_:fileID:line:)`` to get the same message as an
-    /// > error instead.
+    /// > Important: A missing registration, a dependency cycle and a registration that needs
+    /// > arguments are programmer errors: they trap with a message that names the type, who asked,
+    /// > the store and how to fix it (see `Docs/Diagnostics.md`). Use
+    /// > ``tryResolve(_:name:fileID:line:)`` to get the same message as an error instead, or
+    /// > ``resolveIfRegistered(_:name:fileID:line:)`` for a dependency that may be absent.
     ///
     /// - Parameters:
     ///   - type: The type that was registered, usually a protocol. It can be left out when the
     ///     result's type is known from context.
+    ///   - name: The name it was registered under; `nil`, the default, for the unnamed one.
     ///   - fileID: The caller's file, for diagnostics. Leave the default.
     ///   - line: The caller's line, for diagnostics. Leave the default.
-    /// - Returns: What the registration's factory built.
-    public func resolve<T>(_ type: T.Type = T.self, fileID: StaticString = #fileID, line: UInt = #line) -> T {
-        resolve(type, requester: .call(SourceLocation(fileID: fileID, line: line)))
+    /// - Returns: What the registration's factory built, or the instance its scope keeps.
+    public func resolve<T>(
+        _ type: T.Type = T.self,
+        name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> T {
+        resolve(type, name: name, arguments: .none, requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Builds the dependency registered for `type`, or throws when it cannot.
     ///
-    /// This is ``resolve(_:fileID:line:)`` for dependencies that may legitimately be absent: the
-    /// error carries the same diagnostic that `resolve` would trap with.
+    /// This is ``resolve(_:name:fileID:line:)`` with the trap turned into an error that carries
+    /// the same diagnostic:
     ///
     /// ```swift
-    /// let analytics = try? store.tryResolve(Analytics.self)
+    /// do {
+    ///     let analytics = try store.tryResolve(Analytics.self)
+    /// } catch {
+    ///     print(error)   // what is missing, where, and how to fix it
+    /// }
     /// ```
     ///
     /// Only this resolution is checked: when a factory it runs calls `resolve` for something that
@@ -39,53 +51,224 @@ extension DependencyStore {
     ///
     /// - Parameters:
     ///   - type: The type that was registered.
+    ///   - name: The name it was registered under; `nil` for the unnamed one.
     ///   - fileID: The caller's file, for diagnostics. Leave the default.
     ///   - line: The caller's line, for diagnostics. Leave the default.
-    /// - Returns: What the registration's factory built.
-    /// - Throws: ``ResolutionError`` when `type` is not registered (``ResolutionError/Kind/notRegistered``)
-    ///   or is already being built further up this resolution chain (``ResolutionError/Kind/cycle``).
+    /// - Returns: What the registration's factory built, or the instance its scope keeps.
+    /// - Throws: ``ResolutionError`` when `type` is not registered, is already being built further
+    ///   up this resolution chain, or needs arguments (see ``ResolutionError/Kind``).
     public func tryResolve<T>(
         _ type: T.Type = T.self,
+        name: String? = nil,
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) throws(ResolutionError) -> T {
-        try resolveChecked(type, requester: .call(SourceLocation(fileID: fileID, line: line)))
+        try resolveChecked(type, name: name, arguments: .none, requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
+
+    /// Builds the dependency registered for `type`, or returns `nil` when nothing is registered
+    /// for it (in this store or a parent).
+    ///
+    /// For dependencies that are optional by design, such as analytics a test does not register:
+    ///
+    /// ```swift
+    /// store.resolveIfRegistered(Analytics.self)?.track("launch")
+    /// ```
+    ///
+    /// The property-wrapper form is ``OptionalInjected``.
+    ///
+    /// > Important: Only absence gives `nil`. A cycle, or a registration that needs arguments,
+    /// > still traps, and so does a missing registration that the factory itself resolves.
+    ///
+    /// - Parameters:
+    ///   - type: The type that may have been registered.
+    ///   - name: The name it may have been registered under; `nil` for the unnamed one.
+    ///   - fileID: The caller's file, for diagnostics. Leave the default.
+    ///   - line: The caller's line, for diagnostics. Leave the default.
+    /// - Returns: What the registration's factory built, or `nil` when there is no registration.
+    public func resolveIfRegistered<T>(
+        _ type: T.Type = T.self,
+        name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> T? {
+        resolveIfRegistered(type, name: name, requester: .call(SourceLocation(fileID: fileID, line: line)))
+    }
+
+    // MARK: - The one resolution path
 
     /// The trapping resolve behind `resolve` and `@Injected`: the trap points at the requester.
-    func resolve<T>(_ type: T.Type, requester: Requester) -> T {
+    func resolve<T>(_ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester) -> T {
         do {
-            return try resolveChecked(type, requester: requester)
+            return try resolveChecked(type, name: name, arguments: arguments, requester: requester)
         } catch {
-            fatalError(error.description, file: requester.location.fileID, line: requester.location.line)
+            trap(error, at: requester)
         }
     }
 
-    /// The one resolution path. The error is a typed throw, so success pays nothing for it, and
-    /// its text is built only on failure.
-    private func resolveChecked<T>(_ type: T.Type, requester: Requester) throws(ResolutionError) -> T {
-        guard let registration = registration(for: type) else {
-            throw missingRegistration(of: type, requester: requester, stack: ResolutionStack.currentIfCreated)
+    func resolveIfRegistered<T>(_ type: T.Type, name: String?, requester: Requester) -> T? {
+        guard let found = find(type, name: name) else { return nil }
+        do {
+            return try resolve(found, arguments: .none, requester: requester)
+        } catch {
+            trap(error, at: requester)
         }
-        let stack = ResolutionStack.current
-        if let start = stack.indexOfFrame(resolving: ObjectIdentifier(type), in: self) {
-            throw cycle(closedBy: type, from: start, requester: requester, stack: stack)
+    }
+
+    /// The error is a typed throw, so success pays nothing for it, and its text is built only on
+    /// failure.
+    func resolveChecked<T>(
+        _ type: T.Type,
+        name: String?,
+        arguments: GivenArguments,
+        requester: Requester
+    ) throws(ResolutionError) -> T {
+        guard let found = find(type, name: name) else {
+            throw missingRegistration(of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
         }
-        return build(registration, on: stack)
+        return try resolve(found, arguments: arguments, requester: requester)
+    }
+
+    func trap(_ error: ResolutionError, at requester: Requester) -> Never {
+        fatalError(error.description, file: requester.location.fileID, line: requester.location.line)
+    }
+
+    /// A registration found for a resolve, with the slot its instance is cached in (for a cached
+    /// scope) and that instance if it has been built.
+    struct Found<T> {
+        let registration: Registration<T>
+        let slot: InstanceSlot<T>?
+        let instance: T?
+    }
+
+    /// Finds the registration in this store, then in its ancestors. One lock acquisition when the
+    /// store holds the registration itself.
+    @inline(__always)
+    private func find<T>(_ type: T.Type, name: String?) -> Found<T>? {
+        let key = ObjectIdentifier(type)
+        let own: Found<T>? = registry.withLock { registry in
+            let stored = if let name {
+                registry.named[NamedKey(type: key, name: name)]
+            } else {
+                registry.unnamed[key]
+            }
+            guard let stored else { return nil }
+            // Stored under ObjectIdentifier(T.self), so it is a Registration<T> by construction.
+            let registration = unsafeDowncast(stored, to: Registration<T>.self)
+            return Found(registration: registration, slot: registration.slot, instance: registration.slot?.instance)
+        }
+        return own ?? findInherited(type, key: key, name: name)
+    }
+
+    /// Finds the registration in an ancestor. A cached scope gets a slot in this store, so the
+    /// instance built through this store is this store's, and the ancestor's is left alone.
+    private func findInherited<T>(_ type: T.Type, key: ObjectIdentifier, name: String?) -> Found<T>? {
+        var ancestor = parent
+        while let store = ancestor {
+            if let stored = store.ownRegistration(for: key, name: name) {
+                let registration = unsafeDowncast(stored, to: Registration<T>.self)
+                guard registration.scope.isCachedInStore else {
+                    return Found(registration: registration, slot: nil, instance: nil)
+                }
+                return registry.withLock { registry in
+                    let id = ObjectIdentifier(registration)
+                    let slot: InstanceSlot<T>
+                    if let entry = registry.inheritedSlots[id] {
+                        // The entry keeps its registration alive, so `id` still names this one.
+                        slot = unsafeDowncast(entry.slot, to: InstanceSlot<T>.self)
+                    } else {
+                        slot = InstanceSlot(scope: registration.scope)
+                        registry.inheritedSlots[id] = (registration, slot)
+                    }
+                    return Found(registration: registration, slot: slot, instance: slot.instance)
+                }
+            }
+            ancestor = store.parent
+        }
+        return nil
     }
 
     @inline(__always)
-    private func registration<T>(for type: T.Type) -> Registration<T>? {
-        guard let registration = registrations.withLock({ $0[ObjectIdentifier(type)] }) else { return nil }
-        // Stored under ObjectIdentifier(T.self), so it is a Registration<T> by construction.
-        return unsafeDowncast(registration, to: Registration<T>.self)
+    private func resolve<T>(_ found: Found<T>, arguments: GivenArguments, requester: Requester) throws(ResolutionError) -> T {
+        let registration = found.registration
+        switch (registration.factory, arguments) {
+        case (.plain, .none):
+            break
+        case (.arguments(let accepts, _), .some(let values, _, _)) where accepts(values):
+            break
+        default:
+            throw wrongArguments(for: registration, given: arguments, requester: requester)
+        }
+        if let instance = found.instance { return instance }
+
+        let stack = ResolutionStack.current
+        if let start = stack.indexOfFrame(building: registration, in: self) {
+            throw cycle(closedBy: registration, from: start, requester: requester, stack: stack)
+        }
+        switch registration.scope.kind {
+        case .unique:
+            return build(registration, arguments: arguments, on: stack)
+        case .graph:
+            if let shared = stack.graphInstance(of: registration, in: self) {
+                return shared as! T
+            }
+            let value = build(registration, arguments: arguments, on: stack)
+            stack.rememberInGraph(value, of: registration, in: self)
+            return value
+        case .singleton, .weak, .custom:
+            // Every cached scope has a slot (see `find`).
+            return try buildOnce(registration, in: found.slot!, arguments: arguments, on: stack, requester: requester)
+        }
+    }
+
+    /// Builds the instance of a cached scope exactly once however many threads ask at the same
+    /// time: the first takes the slot's gate and builds; the others wait on the gate and take
+    /// what it built.
+    ///
+    /// Holding the gate while the factory runs is safe for the same reason as in `Injected`: only
+    /// resolvers of this one registration in this store wait on it, and they need exactly the
+    /// instance being built. The factory can only come back to this gate through a cycle, which on
+    /// this thread is trapped above, before the gate.
+    private func buildOnce<T>(
+        _ registration: Registration<T>,
+        in slot: InstanceSlot<T>,
+        arguments: GivenArguments,
+        on stack: ResolutionStack,
+        requester: Requester
+    ) throws(ResolutionError) -> T {
+        let result: Result<T, ResolutionError> = slot.gate.withLock {
+            let (existing, generation) = registry.withLock { _ in (slot.instance, slot.generation) }
+            if let existing { return .success(existing) }
+
+            let value = build(registration, arguments: arguments, on: stack)
+            var object: AnyObject?
+            if registration.scope == .weak {
+                guard Swift.type(of: value as Any) is AnyClass else {
+                    return .failure(weakScopeNeedsAClass(registration, built: value, requester: requester))
+                }
+                object = value as AnyObject
+            }
+            registry.withLock { _ in
+                // A reset while the factory ran discards this build too: the caller still gets it.
+                if slot.generation == generation { slot.keep(value, as: object) }
+            }
+            return .success(value)
+        }
+        return try result.get()
     }
 
     /// Runs the factory with this resolution pushed on the thread's chain; no lock is held.
     @inline(__always)
-    private func build<T>(_ registration: Registration<T>, on stack: ResolutionStack) -> T {
-        stack.push(ResolutionStack.Frame(store: self, type: T.self))
+    private func build<T>(_ registration: Registration<T>, arguments: GivenArguments, on stack: ResolutionStack) -> T {
+        stack.push(ResolutionStack.Frame(store: self, registration: registration))
         defer { stack.pop() }
-        return registration.factory(self)
+        switch (registration.factory, arguments) {
+        case (.plain(let factory), _):
+            return factory(self)
+        case (.arguments(_, let build), .some(let values, _, _)):
+            return build(self, values)
+        case (.arguments, .none):
+            preconditionFailure("DependencyStore: arguments were checked before the build")
+        }
     }
 }

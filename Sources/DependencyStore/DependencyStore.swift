@@ -39,11 +39,29 @@
 /// > mock held in a test's local `let`, say). The store lets you, because tests need it; resolving
 /// > such a registration from several threads at once is then your responsibility.
 public final class DependencyStore {
-    /// Registrations by `ObjectIdentifier` of the type they were registered for.
-    let registrations = Lock<[ObjectIdentifier: AnyRegistration]>([:])
+    /// Everything the store knows, behind its one lock.
+    let registry = Lock(Registry())
+
+    /// The store that resolves what this one does not register itself, if any.
+    public let parent: DependencyStore?
 
     /// What diagnostics call this store.
     let origin: Origin
+
+    struct Registry {
+        /// Registrations without a name, by `ObjectIdentifier` of the type they are for: the
+        /// dictionary the common resolve reads.
+        var unnamed: [ObjectIdentifier: AnyRegistration] = [:]
+        var named: [NamedKey: AnyRegistration] = [:]
+        /// This store's own instances of cached-scope registrations it inherited from an ancestor,
+        /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
+        /// identifier cannot be reused while the entry exists.
+        var inheritedSlots: [ObjectIdentifier: (registration: AnyRegistration, slot: AnyInstanceSlot)] = [:]
+
+        var all: [AnyRegistration] {
+            Array(unnamed.values) + Array(named.values)
+        }
+    }
 
     enum Origin {
         case root
@@ -54,7 +72,8 @@ public final class DependencyStore {
     ///
     /// A new store has no registrations at all and does not fall back on the root store: a test
     /// that uses one gets exactly the dependencies it registered, and a clear trap for anything
-    /// else.
+    /// else. To keep the live graph and override a few services, layer a store over it with
+    /// ``init(parent:fileID:line:)``.
     ///
     /// ```swift
     /// let store = DependencyStore()
@@ -66,10 +85,38 @@ public final class DependencyStore {
     ///   - line: The line where the store is created. Leave the default.
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
         origin = .createdAt(SourceLocation(fileID: fileID, line: line))
+        parent = nil
+    }
+
+    /// Creates a store layered over `parent`: what it registers itself wins, and everything else
+    /// is resolved as `parent` registers it.
+    ///
+    /// This is how a test overrides a few services and keeps the rest of the live graph:
+    ///
+    /// ```swift
+    /// let store = DependencyStore(parent: .shared)     // the live store, filled by registerAll()
+    /// store.register(MockNetworking(), for: Networking.self)
+    /// let price = store.execute { PriceViewModel() }   // live PriceFetcher, mock Networking
+    /// ```
+    ///
+    /// A registration found in the parent is run by the store you asked: its factory receives
+    /// this store, so the dependencies it resolves see this store's overrides, and a cached scope
+    /// (``Scope/singleton``, ``Scope/weak``, custom) keeps its instance in this store. The parent
+    /// and its instances are never touched: nothing you do through a child changes what the
+    /// parent resolves. Registering in the parent later is seen by the child too.
+    ///
+    /// - Parameters:
+    ///   - parent: The store to fall back on.
+    ///   - fileID: Where the store is created; diagnostics name the store by it. Leave the default.
+    ///   - line: The line where the store is created. Leave the default.
+    public init(parent: DependencyStore, fileID: StaticString = #fileID, line: UInt = #line) {
+        origin = .createdAt(SourceLocation(fileID: fileID, line: line))
+        self.parent = parent
     }
 
     private init(origin: Origin) {
         self.origin = origin
+        parent = nil
     }
 
     /// The process-wide store that ``shared`` falls back to outside any `execute(_:)`.
@@ -115,7 +162,12 @@ extension DependencyStore: CustomStringConvertible {
     public var description: String {
         switch origin {
         case .root: "the root store"
-        case .createdAt(let location): "the store created at \(location)"
+        case .createdAt(let location):
+            if let parent {
+                "the store created at \(location) (over \(parent))"
+            } else {
+                "the store created at \(location)"
+            }
         }
     }
 }

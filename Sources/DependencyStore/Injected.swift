@@ -20,62 +20,43 @@
 /// `Injected` is `Sendable` when its value is, so it can be used in a `Sendable` struct, an actor,
 /// a `@MainActor` class or a plain class alike.
 ///
+/// Give the registration's name to inject one of several registrations of a type:
+/// `@Injected(name: "formal") var greeting: Greeting`. For a dependency that may not be
+/// registered at all, use ``OptionalInjected``.
+///
 /// > Important: A missing registration traps on the first read, with a message that names this
-/// > property's declaration (file and line), the store, and how to fix it.
+/// > property's declaration (file and line), the store, and how to fix it. A registration whose
+/// > factory takes arguments cannot be injected: resolve it with `resolve(_:arguments:)`.
 @propertyWrapper
 public final class Injected<T> {
     private let store: DependencyStore
+    private let name: String?
     private let declaration: SourceLocation
-    private let state = Lock(State.unresolved)
-    /// Held by the one thread that runs the resolution, so the others wait for its value instead
-    /// of building their own. It is per property and taken only until the value exists; see
-    /// `wrappedValue`.
+    private let state = Lock(InjectedState<T>.unresolved)
     private let resolutionGate = Lock()
-
-    private enum State {
-        case unresolved
-        /// Being resolved by the thread whose resolution stack has this identity.
-        case resolving(thread: ObjectIdentifier)
-        case resolved(T)
-    }
 
     /// Binds the property to the current ``DependencyStore/shared``.
     ///
     /// ```swift
     /// @Injected var networking: Networking
+    /// @Injected(name: "formal") var greeting: Greeting
     /// ```
     ///
     /// - Parameters:
+    ///   - name: The name the dependency was registered under; `nil`, the default, for the
+    ///     unnamed one.
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
-    public init(fileID: StaticString = #fileID, line: UInt = #line) {
+    public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
         store = DependencyStore.shared
+        self.name = name
         declaration = SourceLocation(fileID: fileID, line: line)
     }
 
     /// The resolved dependency: resolved on first read, the same value afterwards.
     public var wrappedValue: T {
-        switch state.withLock({ $0 }) {
-        case .resolved(let value):
-            return value
-        case .resolving(let thread) where thread == ObjectIdentifier(ResolutionStack.current):
-            // This thread is inside this property's own resolution: the factory needs the value
-            // it is building. Waiting for the gate would deadlock; resolving again lets the store
-            // detect the cycle on this thread's chain and trap with the whole chain.
-            return store.resolve(T.self, requester: .injectedProperty(declaration))
-        case .unresolved, .resolving:
-            break
-        }
-        // The gate is held while the factory runs. That is safe: only readers of this one
-        // property wait on it, and they need exactly the value being built. The only way to wait
-        // forever is a dependency cycle spanning two threads, which on one thread is the trap above.
-        return resolutionGate.withLock {
-            if case .resolved(let value) = state.withLock({ $0 }) { return value }
-            let thread = ObjectIdentifier(ResolutionStack.current)
-            state.withLock { $0 = .resolving(thread: thread) }
-            let value = store.resolve(T.self, requester: .injectedProperty(declaration))
-            state.withLock { $0 = .resolved(value) }
-            return value
+        resolveOnce(state: state, gate: resolutionGate) {
+            store.resolve(T.self, name: name, arguments: .none, requester: .injectedProperty(declaration))
         }
     }
 }

@@ -1,7 +1,7 @@
 /// Why a dependency could not be resolved, with the same diagnostic that ``DependencyStore``
 /// prints when a resolve traps.
 ///
-/// ``DependencyStore/tryResolve(_:fileID:line:)`` throws it where ``DependencyStore/resolve(_:fileID:line:)``
+/// ``DependencyStore/tryResolve(_:name:fileID:line:)`` throws it where ``DependencyStore/resolve(_:name:fileID:line:)``
 /// would trap, so code that can live without a dependency can ask for it safely:
 ///
 /// ```swift
@@ -19,12 +19,19 @@ public struct ResolutionError: Error, CustomStringConvertible {
         case notRegistered
         /// The requested type is already being built further up the same resolution chain.
         case cycle
+        /// The arguments passed do not match the ones the registration's factory takes (or one
+        /// side has arguments and the other has none).
+        case wrongArguments
+        /// The registration's scope cannot keep what its factory built: a ``Scope/weak``
+        /// registration whose factory returned a struct or an enum.
+        case invalidScope
     }
 
     /// What went wrong.
     public let kind: Kind
 
-    /// The requested type, fully qualified (`MyApp.PriceFetching`).
+    /// The requested type, fully qualified (`MyApp.PriceFetching`), with its name if it was asked
+    /// for by one (`MyApp.Greeting (named "formal")`).
     public let typeName: String
 
     /// The resolution chain, outermost first, ending with the requested type.

@@ -1,15 +1,18 @@
 // The text of every failure a user can cause. Nothing here runs on a successful resolve.
 
 extension DependencyStore {
-    /// The diagnostic for a resolve of `type` that found no registration.
+    /// The diagnostic for a resolve of `type` (with `name`) that found no registration.
     func missingRegistration<T>(
         of type: T.Type,
+        name: String?,
         requester: Requester,
         stack: ResolutionStack?
     ) -> ResolutionError {
-        let requested = Diagnostics.name(of: type)
-        let registered = registrations.withLock { Array($0.values) }
-        let chain = (stack?.types().map(Diagnostics.name(of:)) ?? []) + [requested]
+        let requested = Diagnostics.label(of: type, name: name)
+        let chain = (stack?.registrations().map(Diagnostics.label(of:)) ?? []) + [requested]
+        let stores = Array(sequence(first: self, next: \.parent))
+        let registeredPerStore = stores.map { $0.registry.withLock(\.all) }
+        let registered = registeredPerStore.flatMap { $0 }
 
         var lines = ["DependencyStore: no registration for '\(requested)'."]
         lines.append("")
@@ -17,8 +20,16 @@ extension DependencyStore {
         if chain.count > 1 {
             lines.append("  While building: \(chain.joined(separator: " -> "))")
         }
-        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: registered.count))")
+        for (index, store) in stores.enumerated() {
+            let label = index == 0 ? "  Store: " : "  Searched next: "
+            lines.append(label + Diagnostics.describe(store, registrationCount: registeredPerStore[index].count))
+        }
 
+        let sameType = registered.filter { $0.type == type }
+        if !sameType.isEmpty {
+            let names = Set(sameType.map { $0.name.map { "\"\($0)\"" } ?? "no name" }).sorted()
+            lines.append("  '\(Diagnostics.shortName(of: type))' is registered under: \(names.joined(separator: ", "))")
+        }
         let closeMatches = Diagnostics.closeMatches(to: type, among: registered)
         if !closeMatches.isEmpty {
             lines.append("  Registered, and close to what was asked for:")
@@ -28,19 +39,26 @@ extension DependencyStore {
         lines.append("")
         let shortName = Diagnostics.shortName(of: type)
         let implementation = Diagnostics.implementationName(for: shortName)
-        if isRoot {
+        let nameArgument = name.map { ", name: \"\($0)\"" } ?? ""
+        if !sameType.isEmpty {
+            lines.append("  To fix: ask for one of the names above, or register '\(shortName)' under this one:")
+            lines.append("      register(\(implementation)(), for: \(shortName).self\(nameArgument))")
+        } else if isRoot {
             lines.append("  To fix: register '\(shortName)' before it is first resolved, for example in registerAll():")
-            lines.append("      register(Live\(implementation)(), for: \(shortName).self)")
+            lines.append("      register(Live\(implementation)(), for: \(shortName).self\(nameArgument))")
             lines.append("  In a test, register a mock in your own store and run the code under test in store.execute { }.")
         } else {
             lines.append("  To fix: register '\(shortName)' in this store before the code under test resolves it:")
-            lines.append("      store.register(Mock\(implementation)(), for: \(shortName).self)")
-            lines.append("  A store made with DependencyStore() starts empty and does not fall back on the root store.")
+            lines.append("      store.register(Mock\(implementation)(), for: \(shortName).self\(nameArgument))")
+            if parent == nil {
+                lines.append("  A store made with DependencyStore() starts empty and does not fall back on the root store;")
+                lines.append("  make it with DependencyStore(parent: .shared) to keep the live registrations.")
+            }
         }
         if case .injectedProperty = requester {
             lines.append("  An @Injected property resolves from the store that was current when the property was created.")
         }
-        lines.append("  Use tryResolve(_:) where the dependency may legitimately be absent.")
+        lines.append("  Use resolveIfRegistered(_:) or @OptionalInjected where the dependency may legitimately be absent.")
 
         return ResolutionError(
             kind: .notRegistered,
@@ -50,16 +68,16 @@ extension DependencyStore {
         )
     }
 
-    /// The diagnostic for a resolve of `type` while `type` is already being built on this chain,
-    /// from frame `start` of `stack` on.
-    func cycle<T>(
-        closedBy type: T.Type,
+    /// The diagnostic for a resolve of `registration` while it is already being built on this
+    /// chain, from frame `start` of `stack` on.
+    func cycle(
+        closedBy registration: AnyRegistration,
         from start: Int,
         requester: Requester,
         stack: ResolutionStack
     ) -> ResolutionError {
-        let requested = Diagnostics.name(of: type)
-        let chain = stack.types(from: start).map(Diagnostics.name(of:)) + [requested]
+        let requested = Diagnostics.label(of: registration)
+        let chain = stack.registrations(from: start).map(Diagnostics.label(of:)) + [requested]
 
         var lines = ["DependencyStore: dependency cycle: \(chain.joined(separator: " -> "))"]
         lines.append("")
@@ -78,12 +96,96 @@ extension DependencyStore {
             description: lines.joined(separator: "\n")
         )
     }
+
+    /// The diagnostic for a resolve whose arguments do not match the registration's factory.
+    func wrongArguments(
+        for registration: AnyRegistration,
+        given: GivenArguments,
+        requester: Requester
+    ) -> ResolutionError {
+        let requested = Diagnostics.label(of: registration)
+        let chain = (ResolutionStack.currentIfCreated?.registrations().map(Diagnostics.label(of:)) ?? []) + [requested]
+        let expected = registration.argumentTypes.map(Diagnostics.argumentList) ?? "no arguments"
+        let passed = switch given {
+        case .none: "no arguments"
+        case .some(_, let types, let count): Diagnostics.argumentList(types, count: count)
+        }
+
+        var lines = ["DependencyStore: wrong arguments for '\(requested)': expected \(expected), given \(passed)."]
+        lines.append("")
+        lines.append("  Registered at: \(registration.location), with a factory that takes \(expected)")
+        lines.append("  Requested by: \(Diagnostics.describe(requester)), which passed \(passed)")
+        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
+        lines.append("")
+        let shortName = Diagnostics.shortName(of: registration.type)
+        let nameArgument = registration.name.map { ", name: \"\($0)\"" } ?? ""
+        if let types = registration.argumentTypes {
+            let placeholders = types.map { "<\(Diagnostics.shortName(of: $0))>" }
+            lines.append("  To fix: pass values of exactly those types, in that order:")
+            lines.append("      resolve(\(shortName).self\(nameArgument), arguments: \(placeholders.joined(separator: ", ")))")
+            lines.append("  An @Injected property cannot pass arguments: resolve such a registration with resolve(_:arguments:).")
+        } else {
+            lines.append("  To fix: resolve it without arguments, or register a factory that takes them:")
+            lines.append("      register(\(shortName).self\(nameArgument)) { store, argument in ... }")
+        }
+
+        return ResolutionError(
+            kind: .wrongArguments,
+            typeName: requested,
+            chain: chain,
+            description: lines.joined(separator: "\n")
+        )
+    }
+
+    /// The diagnostic for a `.weak` registration whose factory built something that is not an
+    /// object, so nothing could hold it weakly.
+    func weakScopeNeedsAClass(_ registration: AnyRegistration, built value: Any, requester: Requester) -> ResolutionError {
+        let requested = Diagnostics.label(of: registration)
+        let built = Diagnostics.name(of: Swift.type(of: value))
+
+        var lines = ["DependencyStore: '\(requested)' is registered with scope .weak, but its factory built '\(built)', which is not a class instance."]
+        lines.append("")
+        lines.append("  Registered at: \(registration.location)")
+        lines.append("  Requested by: \(Diagnostics.describe(requester))")
+        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
+        lines.append("")
+        lines.append("  A weak reference can only point at an object, so a struct or an enum would be rebuilt on every resolve.")
+        lines.append("  To fix: register it with scope .singleton (or a custom scope you reset), or make '\(built)' a class.")
+
+        return ResolutionError(
+            kind: .invalidScope,
+            typeName: requested,
+            chain: [requested],
+            description: lines.joined(separator: "\n")
+        )
+    }
 }
 
 enum Diagnostics {
     /// The fully qualified name of a type (`MyApp.PriceFetching`, `Swift.Optional<MyApp.Token>`).
     static func name(of type: Any.Type) -> String {
         String(reflecting: type)
+    }
+
+    /// A registration as diagnostics show it: its fully qualified type, and its name if it has one.
+    static func label(of registration: AnyRegistration) -> String {
+        label(of: registration.type, name: registration.name)
+    }
+
+    /// `MyApp.Greeting`, or `MyApp.Greeting (named "formal")`.
+    static func label(of type: Any.Type, name: String?) -> String {
+        guard let name else { return self.name(of: type) }
+        return "\(self.name(of: type)) (named \"\(name)\")"
+    }
+
+    /// `(Swift.Int, Foundation.Date)`.
+    static func argumentList(_ types: [Any.Type]) -> String {
+        "(" + types.map(name(of:)).joined(separator: ", ") + ")"
+    }
+
+    /// The same for the arguments a resolve passed, as one tuple type (or the single type).
+    static func argumentList(_ types: Any.Type, count: Int) -> String {
+        count == 1 ? "(\(name(of: types)))" : name(of: types)
     }
 
     /// The name of a type as its user writes it in code (`PriceFetching`).

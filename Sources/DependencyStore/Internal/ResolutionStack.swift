@@ -22,11 +22,26 @@ final class ResolutionStack {
         /// The store resolving (or made current by `execute`). Unowned: a frame lives only while
         /// the call that pushed it runs, and that call holds the store.
         unowned(unsafe) let store: DependencyStore
-        /// The type being resolved; `nil` for a frame pushed by `execute`.
-        let type: Any.Type?
+        /// The registration being built; `nil` for a frame pushed by `execute`. Unowned for the
+        /// same reason: the resolve that pushed the frame holds it.
+        unowned(unsafe) let registration: AnyRegistration?
     }
 
     private(set) var frames: [Frame] = []
+
+    /// How many frames build a registration (rather than being pushed by `execute`): the
+    /// `.graph` instances below live while it is above zero.
+    private var resolutionDepth = 0
+
+    /// The `.graph` instances of the top-level resolution running on this thread, by store and
+    /// registration. The entry keeps its registration alive, so its identifier cannot be reused
+    /// by another registration while the entry exists.
+    private var graph: [GraphKey: (registration: AnyRegistration, instance: Any)] = [:]
+
+    private struct GraphKey: Hashable {
+        let store: ObjectIdentifier
+        let registration: ObjectIdentifier
+    }
 
     private init() {
         frames.reserveCapacity(16)
@@ -37,34 +52,51 @@ final class ResolutionStack {
         frames.last?.store
     }
 
-    /// The index of the frame resolving `key` in `store`, if that resolution is already running
-    /// on this thread: a cycle.
+    /// The index of the frame building `registration` in `store`, if that resolution is already
+    /// running on this thread: a cycle.
     @inline(__always)
-    func indexOfFrame(resolving key: ObjectIdentifier, in store: DependencyStore) -> Int? {
+    func indexOfFrame(building registration: AnyRegistration, in store: DependencyStore) -> Int? {
         // Chains are short (a handful of frames), so a linear scan beats any set.
         var index = frames.count
         while index > 0 {
             index -= 1
             let frame = frames[index]
-            if let type = frame.type, ObjectIdentifier(type) == key, frame.store === store { return index }
+            if frame.registration === registration, frame.store === store { return index }
         }
         return nil
     }
 
-    /// The types being resolved on this thread, in any store, outermost first, from frame `start`
-    /// on; `execute` frames are skipped.
-    func types(from start: Int = 0) -> [Any.Type] {
-        frames[start...].compactMap(\.type)
+    /// The registrations being built on this thread, in any store, outermost first, from frame
+    /// `start` on; `execute` frames are skipped.
+    func registrations(from start: Int = 0) -> [AnyRegistration] {
+        frames[start...].compactMap(\.registration)
     }
 
     @inline(__always)
     func push(_ frame: Frame) {
+        if frame.registration != nil { resolutionDepth += 1 }
         frames.append(frame)
     }
 
     @inline(__always)
     func pop() {
-        frames.removeLast()
+        if frames.removeLast().registration != nil {
+            resolutionDepth -= 1
+            if resolutionDepth == 0, !graph.isEmpty { graph.removeAll(keepingCapacity: true) }
+        }
+    }
+
+    /// The `.graph` instance of `registration` already built by this top-level resolution.
+    func graphInstance(of registration: AnyRegistration, in store: DependencyStore) -> Any? {
+        graph[GraphKey(store: ObjectIdentifier(store), registration: ObjectIdentifier(registration))]?.instance
+    }
+
+    /// Shares `instance` with the rest of this top-level resolution; a top-level resolve of a
+    /// `.graph` registration has nobody to share with, so nothing is kept.
+    func rememberInGraph(_ instance: Any, of registration: AnyRegistration, in store: DependencyStore) {
+        guard resolutionDepth > 0 else { return }
+        graph[GraphKey(store: ObjectIdentifier(store), registration: ObjectIdentifier(registration))] =
+            (registration, instance)
     }
 }
 

@@ -1,0 +1,57 @@
+/// A property that is resolved from a ``DependencyStore`` on first read, or `nil` when nothing is
+/// registered for it.
+///
+/// For dependencies that are optional by design, which an app may or may not register (analytics,
+/// a debug overlay, a feature behind a flag):
+///
+/// ```swift
+/// final class CheckoutModel {
+///     @OptionalInjected var analytics: Analytics?
+///
+///     func pay() {
+///         analytics?.track("pay")
+///     }
+/// }
+/// ```
+///
+/// Like ``Injected``, it binds to ``DependencyStore/shared`` when it is created and resolves
+/// exactly once, on its first read; the answer, `nil` included, is kept, so registering the
+/// dependency later does not change a property that was already read.
+///
+/// > Important: Only absence gives `nil`. A cycle, a registration that needs arguments, or a
+/// > missing registration that the dependency's own factory resolves still traps.
+@propertyWrapper
+public final class OptionalInjected<T> {
+    private let store: DependencyStore
+    private let name: String?
+    private let declaration: SourceLocation
+    private let state = Lock(InjectedState<T?>.unresolved)
+    private let resolutionGate = Lock()
+
+    /// Binds the property to the current ``DependencyStore/shared``.
+    ///
+    /// ```swift
+    /// @OptionalInjected var analytics: Analytics?
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The name the dependency may be registered under; `nil`, the default, for the
+    ///     unnamed one.
+    ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
+    ///   - line: The line of the declaration. Leave the default.
+    public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
+        store = DependencyStore.shared
+        self.name = name
+        declaration = SourceLocation(fileID: fileID, line: line)
+    }
+
+    /// The resolved dependency, or `nil` when it is not registered: decided on first read, the
+    /// same afterwards.
+    public var wrappedValue: T? {
+        resolveOnce(state: state, gate: resolutionGate) {
+            store.resolveIfRegistered(T.self, name: name, requester: .injectedProperty(declaration))
+        }
+    }
+}
+
+extension OptionalInjected: @unchecked Sendable where T: Sendable {}
