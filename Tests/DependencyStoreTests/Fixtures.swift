@@ -78,3 +78,25 @@ func onManyThreads(threads: Int, rounds: Int = 1, _ body: @escaping @Sendable (_
         done.wait()
     }
 }
+
+/// An object whose identity the scope tests compare.
+final class Session {
+    let number: Int
+    init(_ number: Int = 0) { self.number = number }
+}
+
+/// Holds two dependencies of one type, to see whether a resolution shared them.
+final class SessionPair {
+    let first: Session
+    let second: Session
+    init(first: Session, second: Session) {
+        self.first = first
+        self.second = second
+    }
+}
+
+/// Seed 002's logout: a repository that lives as long as the user's session.
+extension Scope {
+    static let session = Scope("session")
+    static let cart = Scope("cart")
+}
