@@ -170,4 +170,61 @@ final class WaitOutcome: @unchecked Sendable {
         recorded.wait()
         return result
     }
+
+    @Test func aParentSingletonAskedForThroughOneChildByManyThreadsIsBuiltOnceInTheChild() {
+        // The child's slot for an inherited registration is created on first use; without doing
+        // that under the child's lock, two threads would each create a slot and build.
+        let rounds = 100
+        let live = DependencyStore()
+        let builds = Counter()
+        live.register(Session.self, scope: .singleton) { _ in Session(builds.increment()) }
+        let children = (0..<rounds).map { _ in DependencyStore(parent: live) }
+        let distinct = (0..<rounds).map { _ in Recorded<Set<ObjectIdentifier>>([]) }
+
+        onManyThreads(threads: 8, rounds: rounds) { round, _ in
+            let identity = ObjectIdentifier(children[round].resolve(Session.self))
+            distinct[round].update { $0.insert(identity) }
+        }
+
+        #expect(builds.value == rounds, "one build per child, none in the parent")
+        #expect(distinct.allSatisfy { $0.value.count == 1 })
+    }
+
+    @Test func resetsRacingResolvesAlwaysHandOutAWholeInstance() {
+        // A reset swaps the cached instance out under the store's lock while other threads read
+        // it; run under the thread sanitizer, any unguarded access is reported.
+        let store = DependencyStore()
+        let builds = Counter()
+        store.register(Session.self, scope: .session) { _ in Session(builds.increment()) }
+        let wrong = Counter()
+
+        onManyThreads(threads: 8, rounds: 30) { _, thread in
+            for step in 0..<50 {
+                if (thread + step) % 10 == 0 {
+                    store.reset(.session)
+                } else if store.resolve(Session.self).number < 1 {
+                    wrong.increment()
+                }
+            }
+        }
+
+        #expect(wrong.value == 0)
+        #expect(builds.value >= 1)
+    }
+
+    @Test func weakInstancesDroppedAndResolvedFromManyThreadsStayValid() {
+        let store = DependencyStore()
+        store.register(Session.self, scope: .weak) { _ in Session(1) }
+        let wrong = Counter()
+
+        onManyThreads(threads: 8, rounds: 30) { _, _ in
+            for _ in 0..<50 {
+                // Each resolve either shares a live instance or builds a new one; dropping it
+                // right away races the weak reference's release against other threads' reads.
+                if store.resolve(Session.self).number != 1 { wrong.increment() }
+            }
+        }
+
+        #expect(wrong.value == 0)
+    }
 }

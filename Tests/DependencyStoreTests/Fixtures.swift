@@ -100,3 +100,27 @@ extension Scope {
     static let session = Scope("session")
     static let cart = Scope("cart")
 }
+
+/// A value that a factory or another thread records and the test reads afterwards.
+final class Recorded<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ initial: Value) { stored = initial }
+
+    var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    func set(_ newValue: Value) {
+        update { $0 = newValue }
+    }
+
+    func update(_ body: (inout Value) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body(&stored)
+    }
+}
