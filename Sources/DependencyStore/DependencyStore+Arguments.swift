@@ -37,8 +37,8 @@ extension DependencyStore {
             name: name,
             scope: scope,
             location: SourceLocation(fileID: fileID, line: line),
-            argumentTypes: [A.self],
-            factory: .arguments(accepts: { $0 is A }, build: { store, value in factory(store, value as! A) })
+            arguments: ([A.self], { $0 is A }),
+            build: { store, given in factory(store, given.values as! A) }
         ))
     }
 
@@ -73,14 +73,11 @@ extension DependencyStore {
             name: name,
             scope: scope,
             location: SourceLocation(fileID: fileID, line: line),
-            argumentTypes: [A1.self, A2.self],
-            factory: .arguments(
-                accepts: { $0 is (A1, A2) },
-                build: { store, values in
-                    let (a1, a2) = values as! (A1, A2)
-                    return factory(store, a1, a2)
-                }
-            )
+            arguments: ([A1.self, A2.self], { $0 is (A1, A2) }),
+            build: { store, given in
+                let (a1, a2) = given.values as! (A1, A2)
+                return factory(store, a1, a2)
+            }
         ))
     }
 
@@ -111,14 +108,11 @@ extension DependencyStore {
             name: name,
             scope: scope,
             location: SourceLocation(fileID: fileID, line: line),
-            argumentTypes: [A1.self, A2.self, A3.self],
-            factory: .arguments(
-                accepts: { $0 is (A1, A2, A3) },
-                build: { store, values in
-                    let (a1, a2, a3) = values as! (A1, A2, A3)
-                    return factory(store, a1, a2, a3)
-                }
-            )
+            arguments: ([A1.self, A2.self, A3.self], { $0 is (A1, A2, A3) }),
+            build: { store, given in
+                let (a1, a2, a3) = given.values as! (A1, A2, A3)
+                return factory(store, a1, a2, a3)
+            }
         ))
     }
 

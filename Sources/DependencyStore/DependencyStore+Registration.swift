@@ -36,8 +36,8 @@ extension DependencyStore {
             name: name,
             scope: scope,
             location: SourceLocation(fileID: fileID, line: line),
-            argumentTypes: nil,
-            factory: .plain { _ in dependency() }
+            arguments: nil,
+            build: { _, _ in dependency() }
         ))
     }
 
@@ -78,8 +78,8 @@ extension DependencyStore {
             name: name,
             scope: scope,
             location: SourceLocation(fileID: fileID, line: line),
-            argumentTypes: nil,
-            factory: .plain(factory)
+            arguments: nil,
+            build: { store, _ in factory(store) }
         ))
     }
 

@@ -107,9 +107,9 @@ extension DependencyStore {
     }
 
     func resolveIfRegistered<T>(_ type: T.Type, name: String?, requester: Requester) -> T? {
-        guard let found = find(type, name: name) else { return nil }
+        guard let found = find(ObjectIdentifier(type), name: name) else { return nil }
         do {
-            return try resolve(found, arguments: .none, requester: requester)
+            return try resolve(found, as: type, arguments: .none, requester: requester)
         } catch {
             trap(error, at: requester)
         }
@@ -123,64 +123,57 @@ extension DependencyStore {
         arguments: GivenArguments,
         requester: Requester
     ) throws(ResolutionError) -> T {
-        guard let found = find(type, name: name) else {
+        guard let found = find(ObjectIdentifier(type), name: name) else {
             throw missingRegistration(of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
         }
-        return try resolve(found, arguments: arguments, requester: requester)
+        return try resolve(found, as: type, arguments: arguments, requester: requester)
     }
 
     func trap(_ error: ResolutionError, at requester: Requester) -> Never {
         fatalError(error.description, file: requester.location.fileID, line: requester.location.line)
     }
 
-    /// A registration found for a resolve, with the slot its instance is cached in (for a cached
-    /// scope) and that instance if it has been built.
-    struct Found<T> {
-        let registration: Registration<T>
-        let slot: InstanceSlot<T>?
-        let instance: T?
+    /// A registration found for a resolve, with the slot its instance is kept in (for a cached
+    /// scope) and what that slot held when it was looked up. Not generic, on purpose: see
+    /// `AnyRegistration`.
+    struct Found {
+        let registration: AnyRegistration
+        let slot: InstanceSlot?
+        /// An `InstanceBox<T>` for `.singleton` and custom scopes, the object itself for `.weak`.
+        let kept: AnyObject?
     }
 
     /// Finds the registration in this store, then in its ancestors. One lock acquisition when the
     /// store holds the registration itself.
     @inline(__always)
-    private func find<T>(_ type: T.Type, name: String?) -> Found<T>? {
-        let key = ObjectIdentifier(type)
-        let own: Found<T>? = registry.withLock { registry in
+    private func find(_ key: ObjectIdentifier, name: String?) -> Found? {
+        let own: Found? = registry.withLock { registry in
             let stored = if let name {
                 registry.named[NamedKey(type: key, name: name)]
             } else {
                 registry.unnamed[key]
             }
             guard let stored else { return nil }
-            // Stored under ObjectIdentifier(T.self), so it is a Registration<T> by construction.
-            let registration = unsafeDowncast(stored, to: Registration<T>.self)
-            return Found(registration: registration, slot: registration.slot, instance: registration.slot?.instance)
+            return Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept)
         }
-        return own ?? findInherited(type, key: key, name: name)
+        return own ?? findInherited(key, name: name)
     }
 
     /// Finds the registration in an ancestor. A cached scope gets a slot in this store, so the
     /// instance built through this store is this store's, and the ancestor's is left alone.
-    private func findInherited<T>(_ type: T.Type, key: ObjectIdentifier, name: String?) -> Found<T>? {
+    private func findInherited(_ key: ObjectIdentifier, name: String?) -> Found? {
         var ancestor = parent
         while let store = ancestor {
-            if let stored = store.ownRegistration(for: key, name: name) {
-                let registration = unsafeDowncast(stored, to: Registration<T>.self)
-                guard registration.scope.isCachedInStore else {
-                    return Found(registration: registration, slot: nil, instance: nil)
+            if let registration = store.ownRegistration(for: key, name: name) {
+                guard registration.slot != nil else {
+                    return Found(registration: registration, slot: nil, kept: nil)
                 }
                 return registry.withLock { registry in
                     let id = ObjectIdentifier(registration)
-                    let slot: InstanceSlot<T>
-                    if let entry = registry.inheritedSlots[id] {
-                        // The entry keeps its registration alive, so `id` still names this one.
-                        slot = unsafeDowncast(entry.slot, to: InstanceSlot<T>.self)
-                    } else {
-                        slot = InstanceSlot(scope: registration.scope)
-                        registry.inheritedSlots[id] = (registration, slot)
-                    }
-                    return Found(registration: registration, slot: slot, instance: slot.instance)
+                    // The entry keeps its registration alive, so `id` names this one while it exists.
+                    let slot = registry.inheritedSlots[id]?.slot ?? InstanceSlot(scope: registration.scope)
+                    registry.inheritedSlots[id] = (registration, slot)
+                    return Found(registration: registration, slot: slot, kept: slot.kept)
                 }
             }
             ancestor = store.parent
@@ -189,36 +182,50 @@ extension DependencyStore {
     }
 
     @inline(__always)
-    private func resolve<T>(_ found: Found<T>, arguments: GivenArguments, requester: Requester) throws(ResolutionError) -> T {
+    private func resolve<T>(
+        _ found: Found,
+        as type: T.Type,
+        arguments: GivenArguments,
+        requester: Requester
+    ) throws(ResolutionError) -> T {
         let registration = found.registration
-        switch (registration.factory, arguments) {
-        case (.plain, .none):
-            break
-        case (.arguments(let accepts, _), .some(let values, _, _)) where accepts(values):
-            break
-        default:
+        guard registration.accepts(arguments) else {
             throw wrongArguments(for: registration, given: arguments, requester: requester)
         }
-        if let instance = found.instance { return instance }
+        if let kept = found.kept {
+            return Self.instance(kept, as: type, lifetime: registration.lifetime)
+        }
+        // Stored under ObjectIdentifier(T.self), so it is a Registration<T> by construction.
+        let typed = unsafeDowncast(registration, to: Registration<T>.self)
 
         let stack = ResolutionStack.current
         if let start = stack.indexOfFrame(building: registration, in: self) {
             throw cycle(closedBy: registration, from: start, requester: requester, stack: stack)
         }
-        switch registration.scope.kind {
+        switch registration.lifetime {
         case .unique:
-            return build(registration, arguments: arguments, on: stack)
+            return build(typed, arguments: arguments, on: stack)
         case .graph:
             if let shared = stack.graphInstance(of: registration, in: self) {
                 return shared as! T
             }
-            let value = build(registration, arguments: arguments, on: stack)
+            let value = build(typed, arguments: arguments, on: stack)
             stack.rememberInGraph(value, of: registration, in: self)
             return value
-        case .singleton, .weak, .custom:
+        case .cached, .weak:
             // Every cached scope has a slot (see `find`).
-            return try buildOnce(registration, in: found.slot!, arguments: arguments, on: stack, requester: requester)
+            return try buildOnce(typed, in: found.slot!, arguments: arguments, on: stack, requester: requester)
         }
+    }
+
+    /// The instance a slot keeps, as the `T` it was built as.
+    @inline(__always)
+    private static func instance<T>(_ kept: AnyObject, as type: T.Type, lifetime: AnyRegistration.Lifetime) -> T {
+        if lifetime == .weak {
+            // A `.weak` slot keeps the object itself, built as a T.
+            return kept as! T
+        }
+        return unsafeDowncast(kept, to: InstanceBox<T>.self).value
     }
 
     /// Builds the instance of a cached scope exactly once however many threads ask at the same
@@ -231,26 +238,30 @@ extension DependencyStore {
     /// this thread is trapped above, before the gate.
     private func buildOnce<T>(
         _ registration: Registration<T>,
-        in slot: InstanceSlot<T>,
+        in slot: InstanceSlot,
         arguments: GivenArguments,
         on stack: ResolutionStack,
         requester: Requester
     ) throws(ResolutionError) -> T {
         let result: Result<T, ResolutionError> = slot.gate.withLock {
-            let (existing, generation) = registry.withLock { _ in (slot.instance, slot.generation) }
-            if let existing { return .success(existing) }
+            let (kept, generation) = registry.withLock { _ in (slot.kept, slot.generation) }
+            if let kept { return .success(Self.instance(kept, as: T.self, lifetime: registration.lifetime)) }
 
             let value = build(registration, arguments: arguments, on: stack)
-            var object: AnyObject?
-            if registration.scope == .weak {
+            // A reset while the factory ran discards this build too: the caller still gets it.
+            if registration.lifetime == .weak {
                 guard Swift.type(of: value as Any) is AnyClass else {
                     return .failure(weakScopeNeedsAClass(registration, built: value, requester: requester))
                 }
-                object = value as AnyObject
-            }
-            registry.withLock { _ in
-                // A reset while the factory ran discards this build too: the caller still gets it.
-                if slot.generation == generation { slot.keep(value, as: object) }
+                let object = value as AnyObject
+                registry.withLock { _ in
+                    if slot.generation == generation { slot.object = object }
+                }
+            } else {
+                let box = InstanceBox(value)
+                registry.withLock { _ in
+                    if slot.generation == generation { slot.box = box }
+                }
             }
             return .success(value)
         }
@@ -262,13 +273,6 @@ extension DependencyStore {
     private func build<T>(_ registration: Registration<T>, arguments: GivenArguments, on stack: ResolutionStack) -> T {
         stack.push(ResolutionStack.Frame(store: self, registration: registration))
         defer { stack.pop() }
-        switch (registration.factory, arguments) {
-        case (.plain(let factory), _):
-            return factory(self)
-        case (.arguments(_, let build), .some(let values, _, _)):
-            return build(self, values)
-        case (.arguments, .none):
-            preconditionFailure("DependencyStore: arguments were checked before the build")
-        }
+        return registration.build(self, arguments)
     }
 }

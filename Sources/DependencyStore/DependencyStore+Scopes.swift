@@ -51,7 +51,7 @@ extension DependencyStore {
         }
         return registry.withLock { registry in
             var discarded = 0
-            let slots = registry.all.compactMap(\.cachedSlot) + registry.inheritedSlots.values.map(\.slot)
+            let slots = registry.all.compactMap(\.slot) + registry.inheritedSlots.values.map(\.slot)
             for slot in slots where slot.scope == scope {
                 if slot.hasInstance { discarded += 1 }
                 slot.discard()

@@ -56,7 +56,7 @@ public final class DependencyStore {
         /// This store's own instances of cached-scope registrations it inherited from an ancestor,
         /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
         /// identifier cannot be reused while the entry exists.
-        var inheritedSlots: [ObjectIdentifier: (registration: AnyRegistration, slot: AnyInstanceSlot)] = [:]
+        var inheritedSlots: [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] = [:]
 
         var all: [AnyRegistration] {
             Array(unnamed.values) + Array(named.values)

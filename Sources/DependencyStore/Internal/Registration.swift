@@ -3,69 +3,116 @@
 /// The dictionaries are keyed by `ObjectIdentifier(T.self)` (and the name), and the registration
 /// stored under that key is always a `Registration<T>`, so resolution can downcast without a
 /// dynamic type check.
+///
+/// Everything the resolve of an already-built instance reads is here, in non-generic fields:
+/// generic values on that path (a `T?`, a struct generic over `T`) make unspecialised code look up
+/// their type metadata at run time, which costs more than the rest of the resolve.
 class AnyRegistration {
     /// The type the registration is for: shown in diagnostics and close-match suggestions.
     let type: Any.Type
     /// The name it was registered under, if any.
     let name: String?
     let scope: Scope
+    let lifetime: Lifetime
     /// Where `register` was called.
     let location: SourceLocation
     /// The factory's argument types, or `nil` for a factory without arguments.
     let argumentTypes: [Any.Type]?
+    /// Whether given arguments cast to the factory's; `nil` for a factory without arguments.
+    let acceptsArguments: ((Any) -> Bool)?
+    /// Where a cached scope keeps the instance, when the registration is resolved through the
+    /// store that holds it; `nil` for `.unique` and `.graph`. A store that inherits the
+    /// registration from a parent keeps a slot of its own (see `DependencyStore+Resolution.swift`).
+    let slot: InstanceSlot?
 
-    init(type: Any.Type, name: String?, scope: Scope, location: SourceLocation, argumentTypes: [Any.Type]?) {
+    /// What resolution does with a registration's instances: the ``Scope`` without its name.
+    enum Lifetime {
+        case unique
+        case graph
+        /// Kept strongly in the store's slot: `.singleton` and custom scopes.
+        case cached
+        /// Kept weakly in the store's slot.
+        case weak
+    }
+
+    init(
+        type: Any.Type,
+        name: String?,
+        scope: Scope,
+        location: SourceLocation,
+        argumentTypes: [Any.Type]?,
+        acceptsArguments: ((Any) -> Bool)?
+    ) {
         self.type = type
         self.name = name
         self.scope = scope
+        lifetime = switch scope.kind {
+        case .unique: .unique
+        case .graph: .graph
+        case .singleton, .custom: .cached
+        case .weak: .weak
+        }
         self.location = location
         self.argumentTypes = argumentTypes
+        self.acceptsArguments = acceptsArguments
+        slot = scope.isCachedInStore ? InstanceSlot(scope: scope) : nil
     }
 
-    /// The slot of a cached scope, type-erased for `reset`.
-    var cachedSlot: AnyInstanceSlot? { nil }
+    /// Whether a resolve that passes `given` may run this registration's factory.
+    @inline(__always)
+    func accepts(_ given: GivenArguments) -> Bool {
+        switch given {
+        case .none: argumentTypes == nil
+        case .some(let values, _, _): acceptsArguments?(values) ?? false
+        }
+    }
 }
 
 final class Registration<T>: AnyRegistration {
-    enum Factory {
-        case plain((DependencyStore) -> T)
-        /// `accepts` says whether the given arguments cast to the factory's; `build` runs the
-        /// factory with arguments that do.
-        case arguments(accepts: (Any) -> Bool, build: (DependencyStore, Any) -> T)
-    }
-
-    let factory: Factory
-
-    /// Where a scope cached in the store keeps the instance, when the registration is resolved
-    /// through the store that holds it; `nil` for ``Scope/unique`` and ``Scope/graph``. A store
-    /// that inherits the registration from a parent keeps its own slot (see
-    /// `DependencyStore+Resolution.swift`).
-    let slot: InstanceSlot<T>?
+    /// Runs the factory, with the arguments `accepts(_:)` has already checked.
+    let build: (DependencyStore, GivenArguments) -> T
 
     init(
         name: String?,
         scope: Scope,
         location: SourceLocation,
-        argumentTypes: [Any.Type]?,
-        factory: Factory
+        arguments: (types: [Any.Type], accept: (Any) -> Bool)?,
+        build: @escaping (DependencyStore, GivenArguments) -> T
     ) {
-        self.factory = factory
-        slot = scope.isCachedInStore ? InstanceSlot<T>(scope: scope) : nil
-        super.init(type: T.self, name: name, scope: scope, location: location, argumentTypes: argumentTypes)
+        self.build = build
+        super.init(
+            type: T.self,
+            name: name,
+            scope: scope,
+            location: location,
+            argumentTypes: arguments?.types,
+            acceptsArguments: arguments?.accept
+        )
     }
+}
 
-    override var cachedSlot: AnyInstanceSlot? { slot }
+/// A built instance, boxed so that a slot can hold an instance of any type without being generic.
+final class InstanceBox<T> {
+    let value: T
+
+    init(_ value: T) {
+        self.value = value
+    }
 }
 
 /// Where a store keeps the instance of a ``Scope/singleton``, ``Scope/weak`` or custom-scoped
 /// registration.
 ///
-/// `value`, `object` and `generation` are guarded by the lock of the store that owns the slot;
+/// `box`, `object` and `generation` are guarded by the lock of the store that owns the slot;
 /// `gate` is held by the one thread building the instance, so that others asking at the same
 /// time wait for it instead of building their own.
-class AnyInstanceSlot {
+final class InstanceSlot {
     let scope: Scope
     let gate = Lock()
+    /// The instance of a `.singleton` or custom scope, in an `InstanceBox<T>`.
+    var box: AnyObject?
+    /// The instance of a `.weak` scope: the object itself, held weakly.
+    weak var object: AnyObject?
     /// Bumped by every reset, so a build that was running during a reset does not cache its
     /// result afterwards.
     var generation = 0
@@ -74,46 +121,19 @@ class AnyInstanceSlot {
         self.scope = scope
     }
 
+    /// What the slot keeps: the box, or the weakly held object. Call with the owning store's lock
+    /// held.
+    @inline(__always)
+    var kept: AnyObject? { box ?? object }
+
     /// Whether an instance is kept. Call with the owning store's lock held.
-    var hasInstance: Bool { false }
+    var hasInstance: Bool { kept != nil }
 
     /// Drops the instance. Call with the owning store's lock held.
     func discard() {
-        generation &+= 1
-    }
-}
-
-final class InstanceSlot<T>: AnyInstanceSlot {
-    /// The instance of a `.singleton` or custom scope.
-    private var value: T?
-    /// The instance of a `.weak` scope.
-    private weak var object: AnyObject?
-
-    /// The cached instance, if any. Call with the owning store's lock held.
-    @inline(__always)
-    var instance: T? {
-        if let value { return value }
-        // Only a `.weak` slot stores an object, and only one built as a T.
-        if let object { return (object as! T) }
-        return nil
-    }
-
-    /// Keeps `instance`, which must be a class instance for a `.weak` slot. Call with the owning
-    /// store's lock held.
-    func keep(_ instance: T, as object: AnyObject?) {
-        if let object {
-            self.object = object
-        } else {
-            value = instance
-        }
-    }
-
-    override var hasInstance: Bool { value != nil || object != nil }
-
-    override func discard() {
-        super.discard()
-        value = nil
+        box = nil
         object = nil
+        generation &+= 1
     }
 }
 
@@ -144,6 +164,14 @@ enum GivenArguments {
     case none
     /// `values` is a tuple of type `types` (or the single value, when `count` is 1).
     case some(values: Any, types: Any.Type, count: Int)
+
+    /// The values of a resolve that passed arguments; only a factory that takes them asks.
+    var values: Any {
+        guard case .some(let values, _, _) = self else {
+            preconditionFailure("DependencyStore: a factory that takes arguments ran without them")
+        }
+        return values
+    }
 }
 
 /// What the registrations dictionary of a named registration is keyed by.

@@ -29,10 +29,6 @@ final class ResolutionStack {
 
     private(set) var frames: [Frame] = []
 
-    /// How many frames build a registration (rather than being pushed by `execute`): the
-    /// `.graph` instances below live while it is above zero.
-    private var resolutionDepth = 0
-
     /// The `.graph` instances of the top-level resolution running on this thread, by store and
     /// registration. The entry keeps its registration alive, so its identifier cannot be reused
     /// by another registration while the entry exists.
@@ -74,16 +70,20 @@ final class ResolutionStack {
 
     @inline(__always)
     func push(_ frame: Frame) {
-        if frame.registration != nil { resolutionDepth += 1 }
         frames.append(frame)
     }
 
     @inline(__always)
     func pop() {
-        if frames.removeLast().registration != nil {
-            resolutionDepth -= 1
-            if resolutionDepth == 0, !graph.isEmpty { graph.removeAll(keepingCapacity: true) }
-        }
+        frames.removeLast()
+        // The graph is empty unless a `.graph` registration was resolved inside another
+        // resolution, so the common pop pays one check.
+        if !graph.isEmpty, !isResolving { graph.removeAll(keepingCapacity: true) }
+    }
+
+    /// Whether a factory is running on this thread: the top-level resolution has not returned.
+    private var isResolving: Bool {
+        frames.contains { $0.registration != nil }
     }
 
     /// The `.graph` instance of `registration` already built by this top-level resolution.
@@ -94,7 +94,7 @@ final class ResolutionStack {
     /// Shares `instance` with the rest of this top-level resolution; a top-level resolve of a
     /// `.graph` registration has nobody to share with, so nothing is kept.
     func rememberInGraph(_ instance: Any, of registration: AnyRegistration, in store: DependencyStore) {
-        guard resolutionDepth > 0 else { return }
+        guard isResolving else { return }
         graph[GraphKey(store: ObjectIdentifier(store), registration: ObjectIdentifier(registration))] =
             (registration, instance)
     }
