@@ -85,6 +85,32 @@ import Testing
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("dependency cycle: DependencyStoreTests.Greeting -> DependencyStoreTests.Greeting"))
     }
+
+    @Test func resettingAScopeThatKeepsNothingTrapsAndSaysWhichScopesCanBeReset() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                DependencyStore().reset(.graph)
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("DependencyStore: reset(.graph) has nothing to discard."))
+        #expect(stderr.contains("Called at: DependencyStoreTests/DiagnosticsTests.swift:"))
+        #expect(stderr.contains("To fix: reset .singleton or a custom scope"))
+    }
+
+    @Test func aMissingNamedRegistrationInjectedTrapsWithTheNameAndTheProperty() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let store = DependencyStore()
+                store.register(FixedGreeting("Hi"), for: Greeting.self, name: "casual")
+                _ = store.execute { Reception() }.formal
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("no registration for 'DependencyStoreTests.Greeting (named \"formal\")'"))
+        #expect(stderr.contains("the @Injected property declared at DependencyStoreTests/NameTests.swift:6"))
+        #expect(stderr.contains("'Greeting' is registered under: \"casual\""))
+    }
     #endif
 
     @Test func closeMatchesPointAtTheConcreteTypeRegisteredInsteadOfItsProtocol() throws {

@@ -47,6 +47,7 @@ final class Reception {
         #expect(error.description.contains("no registration for 'DependencyStoreTests.Greeting (named \"fromal\")'"))
         #expect(error.description.contains("'Greeting' is registered under: \"casual\", \"formal\", no name"))
         #expect(error.description.contains("To fix: ask for one of the names above"))
+        #expect(!error.description.contains("close to what was asked for"), "other names of the same type are not close matches")
     }
 
     @Test func oneNameOfATypeMayDependOnAnotherWithoutBeingACycle() {

@@ -228,7 +228,9 @@ enum Diagnostics {
         let requestedStem = stem(of: requestedShort)
 
         var matches: [String] = []
-        for registration in registered.sorted(by: { name(of: $0.type) < name(of: $1.type) }) {
+        // Registrations of the very type asked for (under other names) are listed separately.
+        let others = registered.filter { $0.type != type }
+        for registration in others.sorted(by: { name(of: $0.type) < name(of: $1.type) }) {
             let candidate = registration.type
             let candidateName = name(of: candidate)
             let candidateShort = shortName(of: candidate)
