@@ -51,8 +51,8 @@ extension DependencyStore {
     /// let screen = store.resolve(Screen.self, arguments: window, Date())
     /// ```
     ///
-    /// See ``register(_:name:scope:fileID:line:factory:)-(_,_,_,_,_,(DependencyStore,A)->T)``
-    /// for how arguments are matched.
+    /// Arguments are matched as for the one-argument form: each value must cast to its argument's
+    /// type, in order.
     ///
     /// - Parameters:
     ///   - type: The type that callers will ask for.

@@ -36,6 +36,25 @@ import Testing
 
         #expect(store.execute { PlainClass() }.text == "plain")
     }
+
+    @Test func anActorHoldsNamedAndOptionalInjectedSendableDependencies() async {
+        let store = DependencyStore()
+        store.register(SendableClock(now: 5), for: SendableClockType.self, name: "utc", scope: .singleton)
+
+        let ticker = store.execute { Ticker() }
+
+        #expect(await ticker.readings() == [5])
+    }
+}
+
+/// An actor with a named dependency and an optional one it can live without.
+actor Ticker {
+    @Injected(name: "utc") private var clock: SendableClockType
+    @OptionalInjected private var backup: SendableClockType?
+
+    func readings() -> [Int] {
+        [clock.now] + (backup.map { [$0.now] } ?? [])
+    }
 }
 
 final class RecordingGreeting: Greeting {
