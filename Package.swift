@@ -19,7 +19,11 @@ let package = Package(
         .target(name: "Services", dependencies: ["DependencyStore"]),
         .executableTarget(name: "AccessTokenCLI", dependencies: ["DependencyStore", "Services"]),
         .testTarget(name: "DependencyStoreTests", dependencies: ["DependencyStore"]),
-        .testTarget(name: "ServicesTests", dependencies: ["DependencyStore", "Services"]),
+        .testTarget(
+            name: "ServicesTests",
+            // The CLI is a dependency so that it is built before the tests that run it.
+            dependencies: ["DependencyStore", "Services", "AccessTokenCLI"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,14 +1,60 @@
 import DependencyStore
+import Foundation
 import Services
 
-// The command line arrives with the Services work; until then the tool proves the wiring: the
-// token service reaches it only through the store.
-DependencyStore.shared.registerAll()
+// access-token-cli: the access token and the spot price of Bitcoin, every piece reached through
+// the store. Run `access-token-cli --help` for the options.
 
-struct Status {
-    @Injected var tokens: AccessTokenServiceType
+let version = "0.1.0"
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("access-token-cli: \(message)\n".utf8))
+    exit(status)
 }
 
-let status = Status()
-let tokenState = status.tokens.accessToken() == nil ? "not set" : "set"
-print("access-token-cli (placeholder): ACCESS_TOKEN is \(tokenState); the token and price output are not built yet.")
+let options: Options
+do {
+    switch try Options.parse(Array(CommandLine.arguments.dropFirst())) {
+    case .help:
+        print(Options.usage)
+        exit(0)
+    case .version:
+        print("access-token-cli \(version)")
+        exit(0)
+    case .run(let parsed):
+        options = parsed
+    }
+} catch {
+    fail("\(error)\n\n\(Options.usage)", status: 64)
+}
+
+DependencyStore.shared.registerAll(ServicesConfiguration(
+    tokenFile: options.tokenFile,
+    endpoint: options.endpoint ?? CoinbasePriceFetcher.defaultBaseURL,
+    priceFile: options.priceFile,
+    timeout: options.timeout
+))
+
+let report: Report
+do {
+    report = try await PriceReport().make(currency: options.currency)
+} catch {
+    fail("error: \(error)", status: 1)
+}
+
+let token = options.revealToken ? report.token.value : report.token.masked
+if options.json {
+    let object: [String: String] = [
+        "token": token,
+        "pair": report.price.pair,
+        "base": report.price.base,
+        "currency": report.price.currency,
+        "amount": "\(report.price.amount)",
+        "formatted": report.formattedPrice,
+    ]
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+} else {
+    print("Access token: \(token)")
+    print("\(report.price.pair) \(report.formattedPrice)")
+}

@@ -1,4 +1,42 @@
 import DependencyStore
+import Foundation
+
+/// What the live services need to know about their environment: where the token file is, which
+/// API to call (or which saved response to read), how long to wait.
+public struct ServicesConfiguration: Sendable {
+    /// The token file; `nil` for the default in the user's config directory.
+    public var tokenFile: String?
+    /// The price API's base URL.
+    public var endpoint: URL
+    /// A saved spot-price response to read instead of the network.
+    public var priceFile: String?
+    /// The deadline for the whole price request, in seconds.
+    public var timeout: TimeInterval
+    /// The largest price response accepted, in bytes.
+    public var maxResponseBytes: Int
+    /// How prices are formatted.
+    public var locale: Locale
+    /// The environment the token is read from.
+    public var environment: [String: String]
+
+    public init(
+        tokenFile: String? = nil,
+        endpoint: URL = CoinbasePriceFetcher.defaultBaseURL,
+        priceFile: String? = nil,
+        timeout: TimeInterval = 10,
+        maxResponseBytes: Int = 64 << 10,
+        locale: Locale = Locale(identifier: "en_US"),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.tokenFile = tokenFile
+        self.endpoint = endpoint
+        self.priceFile = priceFile
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+        self.locale = locale
+        self.environment = environment
+    }
+}
 
 extension DependencyStore {
     /// Wires the live services into this store. Call it once at start-up, on the root store:
@@ -7,9 +45,33 @@ extension DependencyStore {
     /// DependencyStore.shared.registerAll()
     /// ```
     ///
-    /// Tests do not call it: they register mocks in a store of their own and run the code under
-    /// test inside `execute { }`.
-    public func registerAll() {
-        register(EnvironmentAccessTokenService(), for: AccessTokenServiceType.self)
+    /// Every piece is registered for its protocol, so any one can be swapped: a test registers a
+    /// mock in a store of its own (or layered over this one), and `--price-file` swaps the
+    /// networking for ``FileNetworking`` without the fetcher knowing.
+    ///
+    /// Every service here is a small value that is cheap to build and holds no state, so each
+    /// resolve builds a new one; nothing needs to be shared.
+    ///
+    /// - Parameter configuration: Where the token and the price come from.
+    public func registerAll(_ configuration: ServicesConfiguration = ServicesConfiguration()) {
+        register(
+            LiveAccessTokenService(environment: configuration.environment, tokenFile: configuration.tokenFile),
+            for: AccessTokenServiceType.self
+        )
+        if let priceFile = configuration.priceFile {
+            register(FileNetworking(path: priceFile), for: Networking.self)
+        } else {
+            register(URLSessionNetworking(), for: Networking.self)
+        }
+        register(CoinbaseSpotPriceDecoder(), for: SpotPriceDecoding.self)
+        register(
+            CoinbasePriceFetcher(
+                baseURL: configuration.endpoint,
+                timeout: configuration.timeout,
+                maxResponseBytes: configuration.maxResponseBytes
+            ),
+            for: PriceFetching.self
+        )
+        register(LivePriceFormatter(locale: configuration.locale), for: PriceFormatting.self)
     }
 }
