@@ -36,6 +36,7 @@ private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecke
     private var body = Data()
     private var continuation: CheckedContinuation<Result<Data, NetworkError>, Never>?
     private var session: URLSession?
+    private var task: URLSessionDataTask?
     private var finished = false
 
     init(endpoint: Endpoint) {
@@ -61,7 +62,9 @@ private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecke
             session.invalidateAndCancel()
             return
         }
-        session.dataTask(with: request).resume()
+        let task = session.dataTask(with: request)
+        lock.withLock { self.task = task }
+        task.resume()
         DispatchQueue.global().asyncAfter(deadline: .now() + endpoint.timeout) { [weak self] in
             guard let self else { return }
             finish(.failure(.timedOut(url: endpoint.url, after: endpoint.timeout)))
@@ -75,16 +78,20 @@ private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecke
     /// Ends the request once: the first outcome wins, the session is torn down, and later
     /// callbacks find nothing to do.
     private func finish(_ result: Result<Data, NetworkError>) {
-        let ending: (CheckedContinuation<Result<Data, NetworkError>, Never>?, URLSession?)? = lock.withLock {
-            guard !finished else { return nil }
-            finished = true
-            defer {
-                continuation = nil
-                session = nil
+        let ending: (CheckedContinuation<Result<Data, NetworkError>, Never>?, URLSession?, URLSessionDataTask?)? =
+            lock.withLock {
+                guard !finished else { return nil }
+                finished = true
+                defer {
+                    continuation = nil
+                    session = nil
+                    task = nil
+                    body = Data()
+                }
+                return (continuation, session, task)
             }
-            return (continuation, session)
-        }
-        guard let (continuation, session) = ending else { return }
+        guard let (continuation, session, task) = ending else { return }
+        task?.cancel()
         session?.invalidateAndCancel()
         continuation?.resume(returning: result)
     }
@@ -110,6 +117,8 @@ private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecke
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let tooLarge: Bool = lock.withLock {
+            // After the request finished, what still arrives is dropped, not kept.
+            guard !finished else { return false }
             body.append(data)
             return body.count > endpoint.maxResponseBytes
         }

@@ -18,7 +18,8 @@ final class TestHTTPServer: @unchecked Sendable {
         case delayed(seconds: TimeInterval, Reply)
         /// A 200 whose body is sent one byte every `interval` seconds.
         case trickle(Data, interval: TimeInterval)
-        /// A 200 of `bytes` zeros in 64 KiB chunks, until done or the client goes away.
+        /// A 200 of `bytes` zeros in 64 KiB chunks, a chunk a millisecond (about 64 MB/s, a fast
+        /// real network), until done or the client goes away.
         case stream(bytes: Int, contentLength: Bool)
 
         static func json(_ text: String, status: Int = 200) -> Reply {
@@ -133,6 +134,7 @@ final class TestHTTPServer: @unchecked Sendable {
                 let piece = chunk.prefix(total - bodyBytes)
                 guard send(connection, piece) else { return }
                 bodyBytes += piece.count
+                Thread.sleep(forTimeInterval: 0.001)
             }
         case .delayed:
             return
