@@ -18,8 +18,8 @@ final class TestHTTPServer: @unchecked Sendable {
         case delayed(seconds: TimeInterval, Reply)
         /// A 200 whose body is sent one byte every `interval` seconds.
         case trickle(Data, interval: TimeInterval)
-        /// A 200 of `bytes` zeros in 64 KiB chunks, a chunk a millisecond (about 64 MB/s, a fast
-        /// real network), until done or the client goes away.
+        /// A 200 of `bytes` zeros in 64 KiB chunks, a chunk every 2 ms (about 32 MB/s, a fast real
+        /// network), until done or the client goes away.
         case stream(bytes: Int, contentLength: Bool)
 
         static func json(_ text: String, status: Int = 200) -> Reply {
@@ -82,8 +82,7 @@ final class TestHTTPServer: @unchecked Sendable {
         _ = connections.wait(timeout: .now() + seconds)
     }
 
-    /// How many body bytes were sent for requests whose path starts with `prefix`. Call after
-    /// ``stop(waitingUpTo:)`` for the final count.
+    /// How many body bytes have been sent so far for requests whose path starts with `prefix`.
     func bodyBytesSent(toPathsStartingWith prefix: String) -> Int {
         lock.withLock { sent.filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +) }
     }
@@ -113,8 +112,9 @@ final class TestHTTPServer: @unchecked Sendable {
             Thread.sleep(forTimeInterval: seconds)   // the server under test is slow on purpose
             reply = next
         }
-        var bodyBytes = 0
-        defer { lock.withLock { sent[path, default: 0] += bodyBytes } }
+        var bodyBytes = 0 {
+            didSet { lock.withLock { sent[path, default: 0] += bodyBytes - oldValue } }
+        }
 
         switch reply {
         case .body(let status, let body, let contentLength):
@@ -134,7 +134,7 @@ final class TestHTTPServer: @unchecked Sendable {
                 let piece = chunk.prefix(total - bodyBytes)
                 guard send(connection, piece) else { return }
                 bodyBytes += piece.count
-                Thread.sleep(forTimeInterval: 0.001)
+                Thread.sleep(forTimeInterval: 0.002)
             }
         case .delayed:
             return
