@@ -171,9 +171,12 @@ extension DependencyStore {
                 return registry.withLock { registry in
                     let id = ObjectIdentifier(registration)
                     // The entry keeps its registration alive, so `id` names this one while it exists.
-                    let slot = registry.inheritedSlots[id]?.slot ?? InstanceSlot(scope: registration.scope)
+                    if let slot = registry.inheritedSlots[id]?.slot {
+                        return Found(registration: registration, slot: slot, kept: slot.kept)
+                    }
+                    let slot = InstanceSlot()
                     registry.inheritedSlots[id] = (registration, slot)
-                    return Found(registration: registration, slot: slot, kept: slot.kept)
+                    return Found(registration: registration, slot: slot, kept: nil)
                 }
             }
             ancestor = store.parent

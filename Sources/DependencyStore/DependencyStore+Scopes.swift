@@ -51,8 +51,8 @@ extension DependencyStore {
         }
         return registry.withLock { registry in
             var discarded = 0
-            let slots = registry.all.compactMap(\.slot) + registry.inheritedSlots.values.map(\.slot)
-            for slot in slots where slot.scope == scope {
+            let owned = registry.all.compactMap { registration in registration.slot.map { (registration, $0) } }
+            for (registration, slot) in owned + registry.inheritedSlots.values where registration.scope == scope {
                 if slot.hasInstance { discarded += 1 }
                 slot.discard()
             }

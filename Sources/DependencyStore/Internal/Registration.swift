@@ -55,7 +55,7 @@ class AnyRegistration {
         self.location = location
         self.argumentTypes = argumentTypes
         self.acceptsArguments = acceptsArguments
-        slot = scope.isCachedInStore ? InstanceSlot(scope: scope) : nil
+        slot = scope.isCachedInStore ? InstanceSlot() : nil
     }
 
     /// Whether a resolve that passes `given` may run this registration's factory.
@@ -107,7 +107,6 @@ final class InstanceBox<T> {
 /// `gate` is held by the one thread building the instance, so that others asking at the same
 /// time wait for it instead of building their own.
 final class InstanceSlot {
-    let scope: Scope
     let gate = Lock()
     /// The instance of a `.singleton` or custom scope, in an `InstanceBox<T>`.
     var box: AnyObject?
@@ -116,10 +115,6 @@ final class InstanceSlot {
     /// Bumped by every reset, so a build that was running during a reset does not cache its
     /// result afterwards.
     var generation = 0
-
-    init(scope: Scope) {
-        self.scope = scope
-    }
 
     /// What the slot keeps: the box, or the weakly held object. Call with the owning store's lock
     /// held.
