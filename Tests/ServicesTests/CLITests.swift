@@ -16,15 +16,19 @@ import Testing
 
     static let token = "sk-1234567890abf9c2"
 
-    /// The binary, found next to the test bundle in the build directory.
+    /// The binary, found in the build directory that holds the test bundle: on Linux the test
+    /// runner is the bundle itself; on macOS `xctest` loads it, so look at the loaded bundles too.
     static func binary() throws -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("access-token-cli")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
+        let starts = [URL(fileURLWithPath: CommandLine.arguments[0])] + Bundle.allBundles.map(\.bundleURL)
+        for start in starts {
+            var directory = start.resolvingSymlinksInPath().deletingLastPathComponent()
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("access-token-cli")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                directory.deleteLastPathComponent()
+            }
         }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "access-token-cli near \(CommandLine.arguments[0])"])
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "access-token-cli near \(starts.map(\.path))"])
     }
 
     /// Runs the CLI with `arguments`, in an environment of only `environment` (plus a HOME with
