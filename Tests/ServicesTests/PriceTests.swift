@@ -74,6 +74,13 @@ import Testing
         #expect(LivePriceFormatter().format(Decimal(string: "15840.01")!, currency: "GBP") == "£15,840.01")
     }
 
+    @Test func aCurrencyWithoutASymbolShowsItsCode() {
+        let formatted = LivePriceFormatter().format(Decimal(string: "15840.01")!, currency: "CHF")
+
+        // ICU puts a no-break space between the code and the amount.
+        #expect(formatted == "CHF\u{00A0}15,840.01")
+    }
+
     @Test func otherLocalesGroupTheirWay() {
         let german = LivePriceFormatter(locale: Locale(identifier: "de_DE"))
 
