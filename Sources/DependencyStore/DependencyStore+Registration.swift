@@ -106,25 +106,12 @@ extension DependencyStore {
     }
 
     func add<T>(_ registration: Registration<T>) {
-        let type = ObjectIdentifier(T.self)
-        registry.withLock { registry in
-            if let name = registration.name {
-                registry.named[NamedKey(type: type, name: name)] = registration
-            } else {
-                registry.unnamed[type] = registration
-            }
-        }
+        registry.withLock { $0[ObjectIdentifier(T.self), registration.name] = registration }
     }
 
     /// The registration this store itself holds for `type` and `name`, ignoring its parents.
     @inline(__always)
     func ownRegistration(for type: ObjectIdentifier, name: String?) -> AnyRegistration? {
-        registry.withLock { registry in
-            if let name {
-                registry.named[NamedKey(type: type, name: name)]
-            } else {
-                registry.unnamed[type]
-            }
-        }
+        registry.withLock { $0[type, name] }
     }
 }

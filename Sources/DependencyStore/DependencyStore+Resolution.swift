@@ -148,12 +148,7 @@ extension DependencyStore {
     @inline(__always)
     private func find(_ key: ObjectIdentifier, name: String?) -> Found? {
         let own: Found? = registry.withLock { registry in
-            let stored = if let name {
-                registry.named[NamedKey(type: key, name: name)]
-            } else {
-                registry.unnamed[key]
-            }
-            guard let stored else { return nil }
+            guard let stored = registry[key, name] else { return nil }
             return Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept)
         }
         return own ?? findInherited(key, name: name)

@@ -53,7 +53,7 @@ extension DependencyStore {
             var discarded = 0
             let owned = registry.all.compactMap { registration in registration.slot.map { (registration, $0) } }
             for (registration, slot) in owned + registry.inheritedSlots.values where registration.scope == scope {
-                if slot.hasInstance { discarded += 1 }
+                if slot.kept != nil { discarded += 1 }
                 slot.discard()
             }
             return discarded

@@ -61,6 +61,17 @@ public final class DependencyStore {
         var all: [AnyRegistration] {
             Array(unnamed.values) + Array(named.values)
         }
+
+        /// The registration for `type` and `name`: the unnamed dictionary when there is no name.
+        @inline(__always)
+        subscript(type: ObjectIdentifier, name: String?) -> AnyRegistration? {
+            get {
+                if let name { named[NamedKey(type: type, name: name)] } else { unnamed[type] }
+            }
+            set {
+                if let name { named[NamedKey(type: type, name: name)] = newValue } else { unnamed[type] = newValue }
+            }
+        }
     }
 
     enum Origin {

@@ -76,15 +76,6 @@ public struct Scope: Hashable {
     /// One instance per top-level resolve, shared by everything that resolve builds (Swinject's
     /// default scope). A `.graph` registration resolved on its own is the same as ``unique``.
     public static let graph = Scope(kind: .graph)
-
-    /// Whether instances of this scope are kept in a store (``singleton``, ``weak`` and custom
-    /// scopes) rather than built per resolve.
-    var isCachedInStore: Bool {
-        switch kind {
-        case .unique, .graph: false
-        case .singleton, .weak, .custom: true
-        }
-    }
 }
 
 extension Scope: Sendable {}

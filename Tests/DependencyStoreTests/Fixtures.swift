@@ -39,23 +39,15 @@ final class Screen {
 }
 
 /// A thread-safe counter for "how many times did the factory run" across threads.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+final class Counter: Sendable {
+    private let count = Recorded(0)
 
     @discardableResult
     func increment() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        count += 1
-        return count
+        count.update { $0 += 1; return $0 }
     }
 
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
+    var value: Int { count.value }
 }
 
 /// Runs `body` on `threads` new threads released at the same moment, `rounds` times, and waits
@@ -118,9 +110,10 @@ final class Recorded<Value>: @unchecked Sendable {
         update { $0 = newValue }
     }
 
-    func update(_ body: (inout Value) -> Void) {
+    @discardableResult
+    func update<R>(_ body: (inout Value) -> R) -> R {
         lock.lock()
         defer { lock.unlock() }
-        body(&stored)
+        return body(&stored)
     }
 }

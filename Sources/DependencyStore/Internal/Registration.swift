@@ -55,7 +55,7 @@ class AnyRegistration {
         self.location = location
         self.argumentTypes = argumentTypes
         self.acceptsArguments = acceptsArguments
-        slot = scope.isCachedInStore ? InstanceSlot() : nil
+        slot = lifetime == .cached || lifetime == .weak ? InstanceSlot() : nil
     }
 
     /// Whether a resolve that passes `given` may run this registration's factory.
@@ -120,9 +120,6 @@ final class InstanceSlot {
     /// held.
     @inline(__always)
     var kept: AnyObject? { box ?? object }
-
-    /// Whether an instance is kept. Call with the owning store's lock held.
-    var hasInstance: Bool { kept != nil }
 
     /// Drops the instance. Call with the owning store's lock held.
     func discard() {
