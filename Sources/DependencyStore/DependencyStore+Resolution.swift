@@ -102,7 +102,7 @@ extension DependencyStore {
         do {
             return try resolveChecked(type, name: name, arguments: arguments, requester: requester)
         } catch {
-            trap(error, at: requester)
+            fail(error, resolving: type, name: name, at: requester)
         }
     }
 
@@ -111,7 +111,7 @@ extension DependencyStore {
         do {
             return try resolve(found, as: type, arguments: .none, requester: requester)
         } catch {
-            trap(error, at: requester)
+            fail(error, resolving: type, name: name, at: requester)
         }
     }
 
@@ -127,6 +127,15 @@ extension DependencyStore {
             throw missingRegistration(of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
         }
         return try resolve(found, as: type, arguments: arguments, requester: requester)
+    }
+
+    /// Traps with `error`, or, on a thread where `verify()` is building a registration, records it
+    /// as a problem of the report instead.
+    func fail(_ error: ResolutionError, resolving type: Any.Type, name: String?, at requester: Requester) -> Never {
+        if let verifier, verifier.isWorkerThread {
+            verifier.abort(error, subject: (type, name))
+        }
+        trap(error, at: requester)
     }
 
     func trap(_ error: ResolutionError, at requester: Requester) -> Never {
@@ -187,6 +196,9 @@ extension DependencyStore {
         requester: Requester
     ) throws(ResolutionError) -> T {
         let registration = found.registration
+        if let verifier {
+            verifier.willResolve(registration)
+        }
         guard registration.accepts(arguments) else {
             throw wrongArguments(for: registration, given: arguments, requester: requester)
         }

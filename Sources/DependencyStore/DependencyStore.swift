@@ -48,6 +48,9 @@ public final class DependencyStore {
     /// What diagnostics call this store.
     let origin: Origin
 
+    /// Set on the throw-away copy `verify()` builds in, and only there.
+    let verifier: Verifier?
+
     struct Registry {
         /// Registrations without a name, by `ObjectIdentifier` of the type they are for: the
         /// dictionary the common resolve reads.
@@ -97,6 +100,7 @@ public final class DependencyStore {
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
         origin = .createdAt(SourceLocation(fileID: fileID, line: line))
         parent = nil
+        verifier = nil
     }
 
     /// Creates a store layered over `parent`: what it registers itself wins, and everything else
@@ -123,11 +127,13 @@ public final class DependencyStore {
     public init(parent: DependencyStore, fileID: StaticString = #fileID, line: UInt = #line) {
         origin = .createdAt(SourceLocation(fileID: fileID, line: line))
         self.parent = parent
+        verifier = nil
     }
 
-    private init(origin: Origin) {
+    init(origin: Origin, verifier: Verifier? = nil) {
         self.origin = origin
         parent = nil
+        self.verifier = verifier
     }
 
     /// The process-wide store that ``shared`` falls back to outside any `execute(_:)`.

@@ -51,6 +51,9 @@ public final class Injected<T> {
         store = DependencyStore.shared
         self.name = name
         declaration = SourceLocation(fileID: fileID, line: line)
+        if let verifier = store.verifier {
+            verifier.declared(T.self, name: name, optional: false, in: store, at: declaration)
+        }
     }
 
     /// The resolved dependency: resolved on first read, the same value afterwards.

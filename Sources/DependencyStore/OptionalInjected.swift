@@ -43,6 +43,9 @@ public final class OptionalInjected<T> {
         store = DependencyStore.shared
         self.name = name
         declaration = SourceLocation(fileID: fileID, line: line)
+        if let verifier = store.verifier {
+            verifier.declared(T.self, name: name, optional: true, in: store, at: declaration)
+        }
     }
 
     /// The resolved dependency, or `nil` when it is not registered: decided on first read, the

@@ -66,6 +66,16 @@ class AnyRegistration {
         case .some(let values, _, _): acceptsArguments?(values) ?? false
         }
     }
+
+    /// The same registration with a slot of its own, for the copy `verify()` builds in.
+    func copyForVerification() -> AnyRegistration {
+        preconditionFailure("every registration is a Registration<T>")
+    }
+
+    /// Resolves this registration in `store` (a verification copy), discarding the instance.
+    func resolveForVerification(in store: DependencyStore, arguments: GivenArguments) {
+        preconditionFailure("every registration is a Registration<T>")
+    }
 }
 
 final class Registration<T>: AnyRegistration {
@@ -88,6 +98,20 @@ final class Registration<T>: AnyRegistration {
             argumentTypes: arguments?.types,
             acceptsArguments: arguments?.accept
         )
+    }
+
+    override func copyForVerification() -> AnyRegistration {
+        Registration(
+            name: name,
+            scope: scope,
+            location: location,
+            arguments: argumentTypes.map { ($0, acceptsArguments!) },
+            build: build
+        )
+    }
+
+    override func resolveForVerification(in store: DependencyStore, arguments: GivenArguments) {
+        _ = store.resolve(T.self, name: name, arguments: arguments, requester: .call(location))
     }
 }
 

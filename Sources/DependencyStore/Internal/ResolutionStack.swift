@@ -39,6 +39,9 @@ final class ResolutionStack {
         let registration: ObjectIdentifier
     }
 
+    /// Set on the threads `DependencyStore.verify()` builds registrations on.
+    var verificationWorker: VerificationWorker?
+
     private init() {
         frames.reserveCapacity(16)
     }

@@ -1,0 +1,319 @@
+import Dispatch
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Runs `DependencyStore.verify()`: builds every registration of a throw-away copy of a store and
+/// records what the factories resolve.
+///
+/// Each registration is built on a thread of the verifier's own (a *worker*). A factory that asks
+/// for something missing, closes a cycle or passes wrong arguments would trap; on a worker, the
+/// store calls ``abort(_:subject:)`` instead, which records the problem, releases the waiting
+/// `verify()` and parks the worker for good. The worker cannot return (the factory is waiting for
+/// a value nobody can give it) and must not trap, so it is left blocked; it holds only the copy's
+/// objects. Everything else about resolution is the store's ordinary code.
+final class Verifier {
+    private let state = Lock(State())
+    /// The timeout for one registration's build, in seconds.
+    private let timeout: Double
+
+    private struct State {
+        var nodes: [NodeKey: DependencyGraph.Node] = [:]
+        var nodeOrder: [NodeKey] = []
+        var edges: [EdgeKey: DependencyGraph.Edge] = [:]
+        var edgeOrder: [EdgeKey] = []
+        var problems: [VerificationProblem] = []
+        /// Registrations whose build was abandoned: a later resolve of one stops too, without a
+        /// second report of the same problem (and without waiting on a gate the parked worker holds).
+        var poisoned: Set<ObjectIdentifier> = []
+        var finished = false
+    }
+
+    /// A node: a registration of the copy (by identity), or a type and name nothing registers.
+    enum NodeKey: Hashable {
+        case registration(ObjectIdentifier)
+        case missing(type: ObjectIdentifier, name: String?)
+    }
+
+    private struct EdgeKey: Hashable {
+        let from: NodeKey
+        let to: NodeKey
+        let isLazy: Bool
+    }
+
+    init(timeout: Double) {
+        self.timeout = timeout
+    }
+
+    // MARK: - Running
+
+    /// Verifies `roots` (registrations of `copy`) one at a time, in order.
+    func run(
+        _ roots: [(registration: AnyRegistration, arguments: GivenArguments)],
+        in copy: DependencyStore
+    ) {
+        for root in roots {
+            let skip = state.withLock { $0.poisoned.contains(ObjectIdentifier(root.registration)) }
+            if skip { continue }
+            _ = node(for: root.registration)
+            let worker = VerificationWorker(verifier: self)
+            let done = worker.done
+            startWorker {
+                ResolutionStack.current.verificationWorker = worker
+                root.registration.resolveForVerification(in: copy, arguments: root.arguments)
+                done.signal()
+            }
+            if done.wait(timeout: .now() + timeout) == .timedOut {
+                state.withLock { state in
+                    state.poisoned.insert(ObjectIdentifier(root.registration))
+                    state.problems.append(.timedOut(node(root.registration, in: &state), seconds: timeout))
+                }
+            }
+        }
+        state.withLock { $0.finished = true }
+    }
+
+    /// The graph, the problems and the skipped registrations, once `run` has returned.
+    func report(store: DependencyStore, skipped: [AnyRegistration], verifiedCount: Int) -> VerificationReport {
+        state.withLock { state in
+            let skippedNodes = skipped.map { node($0, in: &state) }
+            let graph = DependencyGraph(
+                nodes: state.nodeOrder.compactMap { state.nodes[$0] },
+                edges: state.edgeOrder.compactMap { state.edges[$0] }
+            )
+            let problems = state.problems + Self.captives(in: graph)
+            return VerificationReport(
+                storeDescription: store.description,
+                verifiedCount: verifiedCount,
+                problems: problems,
+                skipped: skippedNodes,
+                graph: graph
+            )
+        }
+    }
+
+    // MARK: - Hooks the store calls on a verification copy
+
+    /// A resolve of `registration` is starting: records the edge from the registration being built
+    /// on this thread, and stops here when `registration` was abandoned before.
+    func willResolve(_ registration: AnyRegistration) {
+        let requester = ResolutionStack.current.frames.last?.registration
+        let poisoned: Bool = state.withLock { state in
+            guard !state.finished else { return false }
+            let to = node(registration, in: &state)
+            if let requester {
+                addEdge(from: node(requester, in: &state).key, to: to.key, isLazy: false, in: &state)
+            }
+            return state.poisoned.contains(ObjectIdentifier(registration))
+        }
+        if poisoned, isWorkerThread { park(problem: nil) }
+    }
+
+    /// An `@Injected` (or `@OptionalInjected`) property was created while a factory ran: records
+    /// the edge it will resolve on first read, and a missing registration unless it is optional.
+    func declared(_ type: Any.Type, name: String?, optional: Bool, in store: DependencyStore, at location: SourceLocation) {
+        guard let requester = ResolutionStack.current.frames.last?.registration else { return }
+        let target = store.ownRegistration(for: ObjectIdentifier(type), name: name)
+        state.withLock { state in
+            guard !state.finished else { return }
+            let from = node(requester, in: &state)
+            if let target {
+                addEdge(from: from.key, to: node(target, in: &state).key, isLazy: true, in: &state)
+            } else if !optional {
+                let missing = missingNode(type, name: name, in: &state)
+                addEdge(from: from.key, to: missing.key, isLazy: true, in: &state)
+                let chain = ResolutionStack.current.registrations().map { node($0, in: &state) }
+                state.problems.append(.missing(chain + [missing], lazyAt: location))
+            }
+        }
+    }
+
+    /// Whether this thread is one of this verifier's workers, so a trap may become `abort`.
+    var isWorkerThread: Bool {
+        ResolutionStack.currentIfCreated?.verificationWorker?.verifier === self
+    }
+
+    /// Records `error` (a resolve of `subject` failed on this worker) and parks the worker.
+    func abort(_ error: ResolutionError, subject: (type: Any.Type, name: String?)) -> Never {
+        let stack = ResolutionStack.current
+        let chain = stack.registrations()
+        let problem: VerificationProblem? = state.withLock { state in
+            guard !state.finished else { return nil }
+            let nodes = chain.map { node($0, in: &state) }
+            switch error.kind {
+            case .notRegistered:
+                let missing = missingNode(subject.type, name: subject.name, in: &state)
+                if let last = nodes.last {
+                    addEdge(from: last.key, to: missing.key, isLazy: false, in: &state)
+                }
+                return .missing(nodes + [missing], lazyAt: nil)
+            case .cycle:
+                let start = chain.firstIndex {
+                    $0.type == subject.type && $0.name == subject.name
+                } ?? 0
+                return .cycle(Array(nodes[start...]) + [nodes[start]])
+            case .wrongArguments, .invalidScope:
+                return .failed(nodes, message: error.description)
+            }
+        }
+        park(problem: problem)
+    }
+
+    // MARK: - Private
+
+    /// Ends this worker's part: records `problem`, marks the chain abandoned, releases `verify()`
+    /// and blocks this thread for good.
+    private func park(problem: VerificationProblem?) -> Never {
+        let stack = ResolutionStack.current
+        let chain = stack.registrations()
+        state.withLock { state in
+            if let problem, !state.finished, !state.problems.contains(problem) {
+                state.problems.append(problem)
+            }
+            for registration in chain {
+                state.poisoned.insert(ObjectIdentifier(registration))
+            }
+        }
+        stack.verificationWorker?.done.signal()
+        let never = DispatchSemaphore(value: 0)
+        while true { never.wait() }
+    }
+
+    private func node(for registration: AnyRegistration) -> DependencyGraph.Node {
+        state.withLock { node(registration, in: &$0) }
+    }
+
+    private func node(_ registration: AnyRegistration, in state: inout State) -> DependencyGraph.Node {
+        let key = NodeKey.registration(ObjectIdentifier(registration))
+        if let existing = state.nodes[key] { return existing }
+        let node = DependencyGraph.Node(
+            key: key,
+            type: Diagnostics.shortName(of: registration.type),
+            name: registration.name,
+            scope: registration.scope,
+            registeredAt: registration.location.description
+        )
+        state.nodes[key] = node
+        state.nodeOrder.append(key)
+        return node
+    }
+
+    private func missingNode(_ type: Any.Type, name: String?, in state: inout State) -> DependencyGraph.Node {
+        let key = NodeKey.missing(type: ObjectIdentifier(type), name: name)
+        if let existing = state.nodes[key] { return existing }
+        let node = DependencyGraph.Node(key: key, type: Diagnostics.shortName(of: type), name: name, scope: nil, registeredAt: nil)
+        state.nodes[key] = node
+        state.nodeOrder.append(key)
+        return node
+    }
+
+    private func addEdge(from: NodeKey, to: NodeKey, isLazy: Bool, in state: inout State) {
+        let key = EdgeKey(from: from, to: to, isLazy: isLazy)
+        guard state.edges[key] == nil, let fromNode = state.nodes[from], let toNode = state.nodes[to] else { return }
+        state.edges[key] = DependencyGraph.Edge(from: fromNode, to: toNode, isLazy: isLazy)
+        state.edgeOrder.append(key)
+    }
+
+    private func startWorker(_ work: @escaping () -> Void) {
+        let context = Unmanaged.passRetained(WorkerContext(work)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let result = pthread_create(&thread, nil, runWorker, context)
+        precondition(result == 0, "DependencyStore.verify(): could not start a thread (pthread_create returned \(result))")
+        #if canImport(Darwin)
+        pthread_detach(thread!)
+        #else
+        pthread_detach(thread)
+        #endif
+    }
+
+    // MARK: - Captive dependencies
+
+    /// Every instance the store keeps (`.singleton`, custom scopes) that holds, directly or through
+    /// instances built for it alone (`.unique`, `.graph`), one that should live less long.
+    static func captives(in graph: DependencyGraph) -> [VerificationProblem] {
+        var outgoing: [DependencyGraph.Node: [DependencyGraph.Node]] = [:]
+        for edge in graph.edges {
+            outgoing[edge.from, default: []].append(edge.to)
+        }
+        var problems: [VerificationProblem] = []
+        for holder in graph.nodes where holder.scope.map(Self.isKeptByStore) == true {
+            var visited: Set<DependencyGraph.Node> = [holder]
+            var paths: [[DependencyGraph.Node]] = [[holder]]
+            while !paths.isEmpty {
+                let path = paths.removeFirst()
+                for next in outgoing[path.last!] ?? [] where visited.insert(next).inserted {
+                    guard let scope = next.scope else { continue }
+                    if Self.outlives(holder.scope!, scope) {
+                        problems.append(.captive(path + [next]))
+                    }
+                    // A unique or graph instance is owned by whoever holds it: follow its edges.
+                    if scope.kind == .unique || scope.kind == .graph {
+                        paths.append(path + [next])
+                    }
+                }
+            }
+        }
+        return problems
+    }
+
+    private static func isKeptByStore(_ scope: Scope) -> Bool {
+        switch scope.kind {
+        case .singleton, .custom: true
+        case .unique, .graph, .weak: false
+        }
+    }
+
+    /// Whether an instance of `holder`'s scope, holding one of `held`'s, keeps it too long.
+    private static func outlives(_ holder: Scope, _ held: Scope) -> Bool {
+        switch (holder.kind, held.kind) {
+        case (.singleton, .singleton): false
+        case (.singleton, _): true
+        case (.custom(let a), .custom(let b)): a != b
+        case (.custom, .singleton): false
+        case (.custom, _): true
+        default: false
+        }
+    }
+}
+
+extension Verifier: @unchecked Sendable {}
+
+/// Marks a thread as one of a verifier's workers, with what to signal when its registration is
+/// done or abandoned.
+final class VerificationWorker: @unchecked Sendable {
+    let verifier: Verifier
+    let done = DispatchSemaphore(value: 0)
+
+    init(verifier: Verifier) {
+        self.verifier = verifier
+    }
+}
+
+private final class WorkerContext {
+    let work: () -> Void
+
+    init(_ work: @escaping () -> Void) {
+        self.work = work
+    }
+}
+
+#if canImport(Darwin)
+private func runWorker(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    Unmanaged<WorkerContext>.fromOpaque(context).takeRetainedValue().work()
+    return nil
+}
+#else
+private func runWorker(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let context else { return nil }
+    Unmanaged<WorkerContext>.fromOpaque(context).takeRetainedValue().work()
+    return nil
+}
+#endif

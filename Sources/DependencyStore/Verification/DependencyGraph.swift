@@ -1,0 +1,50 @@
+/// The dependencies ``DependencyStore/verify(sampleArguments:timeout:)`` saw: one node for each
+/// registration it built and each type that was asked for but not registered, and one edge for
+/// each resolve a factory made or `@Injected` property it created.
+///
+/// Render it with ``VerificationReport/mermaid()`` or ``VerificationReport/dot()``, which also
+/// highlight the problems.
+public struct DependencyGraph: Sendable {
+    /// A registration, or a type that was asked for and is not registered.
+    public struct Node: Hashable, Sendable, CustomStringConvertible {
+        let key: Verifier.NodeKey
+        /// The type, as Swift prints it: `PriceFetching`.
+        public let type: String
+        /// The name it is registered (or was asked for) under, if any.
+        public let name: String?
+        /// The registration's scope; `nil` when nothing is registered for the type and name.
+        public let scope: Scope?
+        /// Where it was registered (`Module/File.swift:12`); `nil` when it is not registered.
+        public let registeredAt: String?
+
+        /// Whether a registration exists for the node.
+        public var isRegistered: Bool { scope != nil }
+
+        /// `PriceFetching`, or `Greeting (named "formal")`.
+        public var description: String {
+            name.map { "\(type) (named \"\($0)\")" } ?? type
+        }
+
+        /// The description with the scope: `Presenter (.singleton)`.
+        var labelWithScope: String {
+            guard let scope else { return "\(self) (not registered)" }
+            return "\(self) (\(scope))"
+        }
+    }
+
+    /// One dependency: `from`'s factory resolved `to`, or created an `@Injected` property for it.
+    public struct Edge: Hashable, Sendable {
+        /// The dependent: the registration whose factory asked.
+        public let from: Node
+        /// The dependency.
+        public let to: Node
+        /// Whether the dependency is an `@Injected` or `@OptionalInjected` property, resolved on
+        /// first read rather than while the factory ran.
+        public let isLazy: Bool
+    }
+
+    /// Every node, in the order verification first met it.
+    public let nodes: [Node]
+    /// Every edge, in the order verification first saw it; each appears once.
+    public let edges: [Edge]
+}

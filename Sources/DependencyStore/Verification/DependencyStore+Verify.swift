@@ -1,0 +1,80 @@
+extension DependencyStore {
+    /// Builds every registration once, in a throw-away copy of this store, and reports what is
+    /// wired wrong: missing registrations (with the path that needs them), cycles, and captive
+    /// dependencies (a `.singleton` or custom-scoped instance holding one that should live less
+    /// long).
+    ///
+    /// ```swift
+    /// let report = DependencyStore.shared.verify()
+    /// print(report)
+    /// // verify(): the root store: checked 6 registrations, 1 problem.
+    /// // - missing: PriceReport -> PriceFetching -> Networking (not registered). Fix: ...
+    /// ```
+    ///
+    /// What it does:
+    /// - The copy holds this store's registrations and its parents' (as this store sees them), with
+    ///   slots of its own: no instance is kept in this store and no singleton is created in it.
+    /// - Each registration is resolved in the copy, so every nested resolve its factory makes is
+    ///   followed, and every `@Injected` property created while it runs is recorded (and checked
+    ///   for a registration, though it is not resolved).
+    /// - A resolve that would trap (missing, cycle, wrong arguments) is recorded instead. Factories
+    ///   run on threads of the verifier's own, and a factory stopped that way can never return,
+    ///   so its thread is left blocked for the life of the process; it holds only the copy.
+    /// - Registrations whose factory takes arguments are skipped unless `sampleArguments` gives
+    ///   them some.
+    ///
+    /// What it cannot see: work done outside factories (an `@Injected` property resolved later
+    /// resolves what *its* registration resolves, which verification builds on its own, but a
+    /// `resolve` in a method called after start-up is invisible), a factory that resolves from a
+    /// store it captured instead of the one it is given, and a factory that traps by itself (that
+    /// still crashes). Factories do run, off the main thread: one that does I/O does it here too.
+    ///
+    /// - Parameters:
+    ///   - sampleArguments: Arguments for registrations whose factory takes them.
+    ///   - timeout: How long one registration's build may take, in seconds, before it is reported
+    ///     as `.timedOut` and verification goes on without it.
+    /// - Returns: The report: ``VerificationReport/isClean`` when nothing is wrong.
+    public func verify(sampleArguments: [SampleArguments] = [], timeout: Double = 5) -> VerificationReport {
+        precondition(timeout > 0, "DependencyStore.verify(): the timeout must be positive, not \(timeout)")
+        let verifier = Verifier(timeout: timeout)
+        let copy = DependencyStore(verificationCopyOf: self, verifier: verifier)
+        // In a stable order: by the name a reader sees, then the full name and where registered.
+        let registrations = copy.registry.withLock(\.all).map { registration in
+            let order = [Diagnostics.shortName(of: registration.type), registration.name ?? "",
+                         Diagnostics.label(of: registration), registration.location.description]
+            return (order, registration)
+        }
+        .sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        .map(\.1)
+
+        var roots: [(registration: AnyRegistration, arguments: GivenArguments)] = []
+        var skipped: [AnyRegistration] = []
+        for registration in registrations {
+            if registration.argumentTypes == nil {
+                roots.append((registration, .none))
+            } else if let sample = sampleArguments.last(where: {
+                $0.type == ObjectIdentifier(registration.type) && $0.name == registration.name
+            }) {
+                roots.append((registration, sample.given))
+            } else {
+                skipped.append(registration)
+            }
+        }
+        verifier.run(roots, in: copy)
+        return verifier.report(store: self, skipped: skipped, verifiedCount: roots.count)
+    }
+
+    /// A store with fresh copies of every registration `store` sees, nearest store winning, and
+    /// no parent: what `verify()` builds in.
+    convenience init(verificationCopyOf store: DependencyStore, verifier: Verifier) {
+        self.init(origin: store.origin, verifier: verifier)
+        let chain = Array(sequence(first: store, next: \.parent)).reversed()
+        registry.withLock { copy in
+            for ancestor in chain {
+                for registration in ancestor.registry.withLock(\.all) {
+                    copy[ObjectIdentifier(registration.type), registration.name] = registration.copyForVerification()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+extension VerificationReport {
+    /// The graph as a Mermaid flowchart (it renders in GitHub Markdown inside a `mermaid` code
+    /// block): one box per registration with its scope, dashed arrows for `@Injected` properties,
+    /// missing types and the edges of every problem in red, captive edges in orange.
+    public func mermaid() -> String {
+        let ids = nodeIDs()
+        var lines = ["flowchart LR"]
+        for node in graph.nodes {
+            let style = node.isRegistered ? "" : ":::missing"
+            lines.append("    \(ids[node]!)[\"\(Self.mermaidEscaped(node.description))<br/>\(Self.mermaidEscaped(Self.scopeLabel(node)))\"]\(style)")
+        }
+        let highlights = edgeHighlights()
+        var styles: [String] = []
+        for (index, edge) in graph.edges.enumerated() {
+            let arrow = edge.isLazy ? "-. @Injected .->" : "-->"
+            lines.append("    \(ids[edge.from]!) \(arrow) \(ids[edge.to]!)")
+            if let kind = highlights[EdgeEnds(edge)] {
+                let colour = kind == .captive ? "#d97706" : "#dc2626"
+                styles.append("    linkStyle \(index) stroke:\(colour),stroke-width:3px")
+            }
+        }
+        lines += styles
+        lines.append("    classDef missing fill:#fee2e2,stroke:#dc2626,color:#991b1b")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The graph in Graphviz DOT (`dot -Tsvg`): the same content and colours as ``mermaid()``.
+    public func dot() -> String {
+        let ids = nodeIDs()
+        var lines = [
+            "digraph dependencies {",
+            "    rankdir=LR;",
+            "    node [shape=box, style=rounded, fontname=\"Helvetica\"];",
+        ]
+        for node in graph.nodes {
+            let label = Self.dotEscaped(node.description) + "\\n" + Self.dotEscaped(Self.scopeLabel(node))
+            let style = node.isRegistered ? "" : ", color=\"#dc2626\", fontcolor=\"#991b1b\""
+            lines.append("    \(ids[node]!) [label=\"\(label)\"\(style)];")
+        }
+        let highlights = edgeHighlights()
+        for edge in graph.edges {
+            var attributes: [String] = []
+            if edge.isLazy { attributes += ["style=dashed", "label=\"@Injected\""] }
+            if let kind = highlights[EdgeEnds(edge)] {
+                attributes += ["color=\"\(kind == .captive ? "#d97706" : "#dc2626")\"", "penwidth=2"]
+            }
+            let suffix = attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
+            lines.append("    \(ids[edge.from]!) -> \(ids[edge.to]!)\(suffix);")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private struct EdgeEnds: Hashable {
+        let from: DependencyGraph.Node
+        let to: DependencyGraph.Node
+
+        init(_ edge: DependencyGraph.Edge) {
+            from = edge.from
+            to = edge.to
+        }
+
+        init(from: DependencyGraph.Node, to: DependencyGraph.Node) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    private func nodeIDs() -> [DependencyGraph.Node: String] {
+        Dictionary(uniqueKeysWithValues: graph.nodes.enumerated().map { ($1, "n\($0)") })
+    }
+
+    /// The edges on some problem's path, with the problem's kind (captive loses to the others).
+    private func edgeHighlights() -> [EdgeEnds: VerificationProblem.Kind] {
+        var highlights: [EdgeEnds: VerificationProblem.Kind] = [:]
+        for problem in problems where problem.path.count > 1 {
+            for (from, to) in zip(problem.path, problem.path.dropFirst()) {
+                let ends = EdgeEnds(from: from, to: to)
+                if highlights[ends] == nil || highlights[ends] == .captive {
+                    highlights[ends] = problem.kind
+                }
+            }
+        }
+        return highlights
+    }
+
+    private static func scopeLabel(_ node: DependencyGraph.Node) -> String {
+        node.scope.map(\.description) ?? "not registered"
+    }
+
+    private static func mermaidEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\"": escaped += "#quot;"
+            case "<": escaped += "#lt;"
+            case ">": escaped += "#gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    private static func dotEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,229 @@
+import DependencyStore
+import Foundation
+import Testing
+
+// A small app, wired wrong on purpose in four ways, and right everywhere else.
+
+private protocol Networking {}
+private final class LiveNetworking: Networking {}
+private protocol Storage {}
+private final class Logger {}
+private final class PriceFetcher {
+    let networking: Networking
+    init(networking: Networking) { self.networking = networking }
+}
+private final class AppCoordinator {
+    let fetcher: PriceFetcher
+    init(fetcher: PriceFetcher) { self.fetcher = fetcher }
+}
+private final class CycleA { init(_: CycleB) {} }
+private final class CycleB { init(_: CycleA) {} }
+private final class UserRepository { init(_: Logger) {} }
+private final class Presenter { init(_: UserRepository) {} }
+private final class Cache { @Injected var clock: Clock }
+private final class Uploader { @Injected var storage: Storage }
+private final class Analytics { init(_: Logger) {} }
+private final class Greeter { init(_: String) {} }
+
+/// Registers the sample app. `instancesBuilt` counts every factory run.
+private func registerSampleApp(in store: DependencyStore, instancesBuilt: Counter = Counter()) {
+    store.register(Logger.self, scope: .singleton) { _ in instancesBuilt.increment(); return Logger() }
+    store.register(Analytics.self) { store in instancesBuilt.increment(); return Analytics(store.resolve()) }
+    // 1. PriceFetcher needs Networking, which nothing registers.
+    store.register(PriceFetcher.self) { store in PriceFetcher(networking: store.resolve()) }
+    store.register(AppCoordinator.self) { store in AppCoordinator(fetcher: store.resolve()) }
+    // 2. A cycle.
+    store.register(CycleA.self) { store in CycleA(store.resolve()) }
+    store.register(CycleB.self) { store in CycleB(store.resolve()) }
+    // 3. A singleton presenter holding a session-scoped repository, and a singleton cache holding
+    //    a unique clock through @Injected: both captive.
+    store.register(UserRepository.self, scope: .session) { store in UserRepository(store.resolve()) }
+    store.register(Presenter.self, scope: .singleton) { store in instancesBuilt.increment(); return Presenter(store.resolve()) }
+    store.register(FixedClock(1), for: Clock.self)
+    store.register(Cache(), for: Cache.self, scope: .singleton)
+    // 4. An @Injected property for Storage, which nothing registers.
+    store.register(Uploader(), for: Uploader.self)
+    // Needs an argument: skipped unless given one.
+    store.register(Greeter.self) { (_, name: String) in Greeter(name) }
+}
+
+@Suite("verify()")
+struct VerificationTests {
+    @Test("the mis-wired sample app reports exactly its missing, cyclic and captive edges")
+    func misWiredSampleApp() throws {
+        let store = DependencyStore()
+        registerSampleApp(in: store)
+
+        let report = store.verify()
+
+        #expect(!report.isClean)
+        let found = report.problems.map { "\($0.kind): " + $0.path.map(\.description).joined(separator: " -> ") }
+        #expect(found == [
+            "missing: AppCoordinator -> PriceFetcher -> Networking",
+            "cycle: CycleA -> CycleB -> CycleA",
+            "missing: Uploader -> Storage",
+            "captive: Cache -> Clock",
+            "captive: Presenter -> UserRepository",
+        ])
+        #expect(report.skipped.map(\.description) == ["Greeter"])
+        #expect(report.verifiedCount == 11)
+    }
+
+    @Test("each report line names the problem, the path and the fix")
+    func reportLines() {
+        let store = DependencyStore()
+        registerSampleApp(in: store)
+
+        let lines = store.verify().description.split(separator: "\n").map(String.init)
+
+        #expect(lines[0].hasPrefix("verify(): the store created at DependencyStoreTests/VerificationTests.swift:"))
+        #expect(lines[0].hasSuffix(": checked 11 registrations, 5 problems."))
+        #expect(lines[1].hasPrefix("- missing: AppCoordinator -> PriceFetcher -> Networking (not registered). Fix: register Networking"))
+        #expect(lines[2].hasPrefix("- cycle: CycleA -> CycleB -> CycleA. Fix: break the loop"))
+        #expect(lines[3].hasPrefix("- missing: Uploader -> Storage (not registered, by the @Injected property at DependencyStoreTests/VerificationTests.swift:"))
+        #expect(lines[4].hasPrefix("- captive: Cache (.singleton) holds Clock (.unique), so that instance lives as long as Cache does"))
+        #expect(lines[5].hasPrefix("- captive: Presenter (.singleton) holds UserRepository (Scope(\"session\"))"))
+        #expect(lines[5].contains("Fix: register UserRepository with Presenter's scope or a longer one"))
+        #expect(lines[6].hasPrefix("Skipped, as their factories take arguments"))
+        #expect(lines[7].hasPrefix("- Greeter, registered at DependencyStoreTests/VerificationTests.swift:"))
+        #expect(lines.count == 8)
+    }
+
+    @Test("verification builds in a copy: the store keeps no instance and no singleton is created in it")
+    func realStoreUntouched() {
+        let store = DependencyStore()
+        let built = Counter()
+        registerSampleApp(in: store, instancesBuilt: built)
+
+        _ = store.verify()
+
+        #expect(built.value > 0, "the factories ran")
+        #expect(store.reset(.singleton) == 0, "no singleton was kept in the real store")
+        #expect(store.reset(.session) == 0)
+        let before = built.value
+        _ = store.resolve(Analytics.self)
+        #expect(built.value == before + 2, "the real store built its own Logger singleton and Analytics")
+    }
+
+    @Test("a store wired right verifies clean, and a child that registers what is missing fixes its parent's graph")
+    func cleanAndLayered() {
+        let parent = DependencyStore()
+        parent.register(Logger(), for: Logger.self, scope: .singleton)
+        parent.register(PriceFetcher.self) { store in PriceFetcher(networking: store.resolve()) }
+        parent.register(AppCoordinator.self) { store in AppCoordinator(fetcher: store.resolve()) }
+        let child = DependencyStore(parent: parent)
+        child.register(LiveNetworking(), for: Networking.self)
+
+        let parentReport = parent.verify()
+        let childReport = child.verify()
+
+        #expect(parentReport.problems.map(\.kind) == [.missing])
+        #expect(childReport.isClean, "\(childReport)")
+        #expect(childReport.description.hasSuffix(": checked 4 registrations, no problems."))
+        let edges = childReport.graph.edges.map { "\($0.from) -> \($0.to)" }
+        #expect(Set(edges) == ["AppCoordinator -> PriceFetcher", "PriceFetcher -> Networking"])
+    }
+
+    @Test("sample arguments build a registration that takes arguments; wrong ones are reported")
+    func sampleArguments() {
+        let store = DependencyStore()
+        let names = Recorded<[String]>([])
+        store.register(Greeter.self) { (_, name: String) in names.update { $0.append(name) }; return Greeter(name) }
+        store.register(Banner.self) { store in
+            Banner(greeting: store.resolve(), clock: store.resolve())
+        }
+        store.register(Greeting.self) { (_, text: String, _: Int) in FixedGreeting(text) }
+        store.register(FixedClock(3), for: Clock.self)
+
+        let withSample = store.verify(sampleArguments: [SampleArguments(for: Greeter.self, "Ada")])
+
+        #expect(names.value == ["Ada"])
+        #expect(withSample.skipped.map(\.description) == ["Greeting"])
+        #expect(withSample.problems.map(\.kind) == [.failed])
+        #expect(withSample.problems.first?.description.hasPrefix("failed: Banner: DependencyStore: wrong arguments for 'DependencyStoreTests.Greeting'") == true,
+                "\(withSample)")
+    }
+
+    @Test("a factory that does not return in time is reported and verification goes on")
+    func timeout() {
+        let store = DependencyStore()
+        let release = DispatchSemaphore(value: 0)
+        store.register(Session.self) { _ in release.wait(); return Session() }
+        store.register(FixedClock(1), for: Clock.self)
+
+        let report = store.verify(timeout: 0.2)
+        release.signal()
+
+        #expect(report.problems.map(\.kind) == [.timedOut])
+        #expect(report.problems.first?.description.hasPrefix("timed out: the factory of Session did not return within 0.2 s") == true)
+        #expect(report.graph.nodes.map(\.description).sorted() == ["Clock", "Session"])
+    }
+
+    @Test("a registration whose build was abandoned is not reported again through another")
+    func abandonedBuildsAreReportedOnce() {
+        let store = DependencyStore()
+        store.register(PriceFetcher.self, scope: .singleton) { store in PriceFetcher(networking: store.resolve()) }
+        store.register(AppCoordinator.self) { store in AppCoordinator(fetcher: store.resolve()) }
+        store.register(Banner.self) { store in
+            _ = store.resolve(PriceFetcher.self)
+            return Banner(greeting: FixedGreeting("x"), clock: FixedClock(0))
+        }
+
+        let report = store.verify()
+
+        // AppCoordinator comes first, abandons the PriceFetcher singleton (whose gate its parked
+        // thread still holds); Banner and PriceFetcher itself must neither report it again nor hang.
+        let found = report.problems.map { "\($0.kind): " + $0.path.map(\.description).joined(separator: " -> ") }
+        #expect(found == ["missing: AppCoordinator -> PriceFetcher -> Networking"])
+    }
+}
+
+@Suite("Graph pictures")
+struct GraphPictureTests {
+    private func smallReport() -> VerificationReport {
+        let store = DependencyStore()
+        store.register(Logger(), for: Logger.self, scope: .singleton)
+        store.register(Presenter.self, scope: .singleton) { store in Presenter(store.resolve()) }
+        store.register(UserRepository.self, scope: .session) { store in UserRepository(store.resolve()) }
+        store.register(Uploader(), for: Uploader.self)
+        return store.verify()
+    }
+
+    @Test("Mermaid: scopes on the nodes, @Injected dashed, missing and problem edges coloured")
+    func mermaid() {
+        #expect(smallReport().mermaid() == """
+            flowchart LR
+                n0["Logger<br/>.singleton"]
+                n1["Presenter<br/>.singleton"]
+                n2["UserRepository<br/>Scope(#quot;session#quot;)"]
+                n3["Uploader<br/>.unique"]
+                n4["Storage<br/>not registered"]:::missing
+                n1 --> n2
+                n2 --> n0
+                n3 -. @Injected .-> n4
+                linkStyle 0 stroke:#d97706,stroke-width:3px
+                linkStyle 2 stroke:#dc2626,stroke-width:3px
+                classDef missing fill:#fee2e2,stroke:#dc2626,color:#991b1b
+
+            """)
+    }
+
+    @Test("DOT: the same graph for Graphviz, quotes escaped")
+    func dot() {
+        #expect(smallReport().dot() == """
+            digraph dependencies {
+                rankdir=LR;
+                node [shape=box, style=rounded, fontname="Helvetica"];
+                n0 [label="Logger\\n.singleton"];
+                n1 [label="Presenter\\n.singleton"];
+                n2 [label="UserRepository\\nScope(\\"session\\")"];
+                n3 [label="Uploader\\n.unique"];
+                n4 [label="Storage\\nnot registered", color="#dc2626", fontcolor="#991b1b"];
+                n1 -> n2 [color="#d97706", penwidth=2];
+                n2 -> n0;
+                n3 -> n4 [style=dashed, label="@Injected", color="#dc2626", penwidth=2];
+            }
+
+            """)
+    }
+}
