@@ -11,14 +11,18 @@ let package = Package(
     ],
     products: [
         .library(name: "DependencyStore", targets: ["DependencyStore"]),
+        .library(name: "DependencyStoreTesting", targets: ["DependencyStoreTesting"]),
         .library(name: "Services", targets: ["Services"]),
         .executable(name: "access-token-cli", targets: ["AccessTokenCLI"]),
     ],
     targets: [
         .target(name: "DependencyStore"),
+        // Test support (a Swift Testing trait, an XCTest base class, assertions): its own target,
+        // so the core never imports a test framework.
+        .target(name: "DependencyStoreTesting", dependencies: ["DependencyStore"]),
         .target(name: "Services", dependencies: ["DependencyStore"]),
         .executableTarget(name: "AccessTokenCLI", dependencies: ["DependencyStore", "Services"]),
-        .testTarget(name: "DependencyStoreTests", dependencies: ["DependencyStore"]),
+        .testTarget(name: "DependencyStoreTests", dependencies: ["DependencyStore", "DependencyStoreTesting"]),
         .testTarget(
             name: "ServicesTests",
             // The CLI is a dependency so that it is built before the tests that run it.

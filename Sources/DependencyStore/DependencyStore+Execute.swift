@@ -69,4 +69,28 @@ extension DependencyStore {
     ) async rethrows -> R {
         try await Self.$current.withValue(self, operation: initializations, isolation: isolation)
     }
+
+    /// Wraps `work` so that it runs with this store as ``DependencyStore/shared`` wherever it is
+    /// called: the way to hand a store to work that leaves the task tree.
+    ///
+    /// A GCD queue, a `Thread` or a `Task.detached` does not inherit the store that `execute`
+    /// made current; capture it where it is current and bind the work to it:
+    ///
+    /// ```swift
+    /// // In a test running inside store.execute { }, or under the .dependencyStore trait:
+    /// DispatchQueue.global().async(execute: DependencyStore.shared.bind {
+    ///     let uploader = Uploader()       // binds to the test's store, not the root store
+    ///     uploader.start()
+    /// })
+    /// ```
+    ///
+    /// For a detached task, call the async `execute` inside it instead:
+    /// `Task.detached { [store = DependencyStore.shared] in await store.execute { ... } }`.
+    ///
+    /// - Parameter work: The code to run against this store.
+    /// - Returns: A closure that runs `work` inside ``execute(_:)`` on this store, each time it is
+    ///   called, on whatever thread calls it.
+    public func bind<R>(_ work: @escaping @Sendable () -> R) -> @Sendable () -> R {
+        { self.execute(work) }
+    }
 }

@@ -1,0 +1,55 @@
+import DependencyStore
+import XCTest
+
+/// An `XCTestCase` whose every test runs against a store of its own, so test cases never see each
+/// other's mocks, however they are scheduled.
+///
+/// ```swift
+/// final class PriceReportTests: DependencyStoreTestCase {
+///     override func registerDependencies(in store: DependencyStore) {
+///         store.register(MockNetworking(reply: .ok), for: Networking.self)
+///     }
+///
+///     func testReportsThePrice() async throws {
+///         store.register(MockClock(), for: Clock.self)    // this test only
+///         let report = PriceReport()                       // binds to `store`
+///         XCTAssertEqual(try await report.make(currency: "USD").price, "$15,840.01")
+///     }
+/// }
+/// ```
+///
+/// Each test gets a new store from ``makeStore()`` (empty, unless you override it to layer over
+/// the live store), filled by ``registerDependencies(in:)``, and runs inside its `execute`:
+/// ``DependencyStore/shared`` is ``store`` in the test, in `setUp`/`tearDown`, and in tasks an
+/// `async` test creates.
+open class DependencyStoreTestCase: XCTestCase {
+    private var currentStore: DependencyStore?
+
+    /// The store of the test that is running.
+    public var store: DependencyStore {
+        guard let currentStore else {
+            preconditionFailure("DependencyStoreTestCase.store is only available while a test runs")
+        }
+        return currentStore
+    }
+
+    /// Makes the store for one test: an empty one by default. Override to return
+    /// `DependencyStore(parent: .shared)` and keep the live registrations.
+    open func makeStore() -> DependencyStore {
+        DependencyStore()
+    }
+
+    /// Registers the dependencies every test of the class needs. Called once per test, on the
+    /// fresh store, before `setUp`.
+    open func registerDependencies(in store: DependencyStore) {}
+
+    override open func invokeTest() {
+        let store = makeStore()
+        registerDependencies(in: store)
+        currentStore = store
+        defer { currentStore = nil }
+        store.execute {
+            super.invokeTest()
+        }
+    }
+}

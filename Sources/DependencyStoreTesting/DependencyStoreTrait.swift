@@ -1,0 +1,93 @@
+import DependencyStore
+import Testing
+
+/// A Swift Testing trait that runs each test (or each test of a suite, and each case of a
+/// parameterized test) against a store of its own, so tests running in parallel never see each
+/// other's mocks.
+///
+/// ```swift
+/// @Test(.dependencyStore { store in
+///     store.register(MockNetworking(reply: .ok), for: Networking.self)
+/// })
+/// func fetchesThePrice() async throws {
+///     let fetcher = CoinbasePriceFetcher()            // binds to the test's store
+///     #expect(try await fetcher.price(in: "USD").amount == 15_840.01)
+/// }
+///
+/// @Suite(.dependencyStore(layeredOver: .shared) { store in   // live graph, one override
+///     store.register(MockNetworking(reply: .ok), for: Networking.self)
+/// })
+/// struct PriceReportTests { ... }
+/// ```
+///
+/// Inside the test, ``DependencyStore/shared`` is the test's store: register more there, or
+/// resolve from it. On a suite, every test in it gets a fresh store built the same way; a trait on
+/// a test inside such a suite makes that test's store instead (and `layeredOver: .shared` then
+/// layers over the suite's).
+public struct DependencyStoreTrait: TestTrait, SuiteTrait, TestScoping {
+    let makeParent: (@Sendable () -> DependencyStore)?
+    let configure: @Sendable (DependencyStore) -> Void
+    let fileID: StaticString
+    let line: UInt
+
+    /// Applies to every test of a suite, each with its own store.
+    public var isRecursive: Bool { true }
+
+    /// A scope for each test case: a fresh store each time.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    /// Makes the store, lets `configure` register into it, and runs the test inside `execute`.
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let store = if let makeParent {
+            DependencyStore(parent: makeParent(), fileID: fileID, line: line)
+        } else {
+            DependencyStore(fileID: fileID, line: line)
+        }
+        configure(store)
+        try await store.execute {
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == DependencyStoreTrait {
+    /// Runs the test against a fresh, empty store, filled by `configure`: anything it does not
+    /// register traps with the usual diagnostic, so a test depends only on what it declares.
+    ///
+    /// - Parameters:
+    ///   - configure: Registers the test's dependencies (mocks) in its store.
+    ///   - fileID: Where the trait is written; the store's diagnostics name it. Leave the default.
+    ///   - line: The line of the trait. Leave the default.
+    public static func dependencyStore(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ configure: @escaping @Sendable (DependencyStore) -> Void = { _ in }
+    ) -> Self {
+        DependencyStoreTrait(makeParent: nil, configure: configure, fileID: fileID, line: line)
+    }
+
+    /// Runs the test against a fresh store layered over `parent` (evaluated when each test
+    /// starts): what `configure` registers wins, everything else comes from `parent`, whose
+    /// registrations and instances the test never changes.
+    ///
+    /// - Parameters:
+    ///   - parent: The store to layer over, usually `.shared`: the live store outside any other
+    ///     scope, the suite's store inside a suite that has this trait.
+    ///   - fileID: Where the trait is written. Leave the default.
+    ///   - line: The line of the trait. Leave the default.
+    ///   - configure: Registers the test's overrides.
+    public static func dependencyStore(
+        layeredOver parent: @autoclosure @escaping @Sendable () -> DependencyStore,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ configure: @escaping @Sendable (DependencyStore) -> Void = { _ in }
+    ) -> Self {
+        DependencyStoreTrait(makeParent: parent, configure: configure, fileID: fileID, line: line)
+    }
+}

@@ -1,0 +1,212 @@
+import DependencyStore
+import DependencyStoreTesting
+import Foundation
+import Testing
+import XCTest
+
+/// A live store for the layered trait to sit on.
+private let liveStore: DependencyStore = {
+    let store = DependencyStore()
+    store.register(FixedClock(1_000), for: Clock.self)
+    store.register(FixedGreeting("live"), for: Greeting.self)
+    return store
+}()
+
+@Suite("The .dependencyStore trait")
+struct DependencyStoreTraitTests {
+    @Test(.dependencyStore { $0.register(FixedGreeting("from the trait"), for: Greeting.self) })
+    func runsTheTestAgainstItsOwnStore() {
+        #expect(DependencyStore.shared.resolve(Greeting.self).text == "from the trait")
+        #expect(Screen().greeting.text == "from the trait", "an @Injected created in the test binds to it")
+        #expect(!DependencyStore.shared.isRegistered(Clock.self), "a fresh store is empty, not the root store")
+        #expect(DependencyStore.shared.description.hasPrefix("the store created at DependencyStoreTests/TestSupportTests.swift:"))
+    }
+
+    @Test(.dependencyStore(layeredOver: liveStore) { $0.register(FixedGreeting("mock"), for: Greeting.self) })
+    func layersOverTheLiveStore() {
+        #expect(DependencyStore.shared.resolve(Greeting.self).text == "mock")
+        #expect(DependencyStore.shared.resolve(Clock.self).now == 1_000)
+        #expect(liveStore.resolve(Greeting.self).text == "live", "the live store is untouched")
+    }
+
+    @Test("each case of a parameterized test gets a fresh store", .dependencyStore(), arguments: 0..<2)
+    func freshStorePerCase(_ index: Int) {
+        #expect(!DependencyStore.shared.isRegistered(Clock.self))
+        DependencyStore.shared.register(FixedClock(index), for: Clock.self)
+    }
+}
+
+@Suite(.dependencyStore { $0.register(FixedGreeting("suite"), for: Greeting.self) })
+struct DependencyStoreSuiteTraitTests {
+    // Each test registers a clock and asserts it is the first to: with one store for the suite,
+    // whichever test ran second would fail.
+    @Test func firstTestHasAFreshStore() {
+        #expect(!DependencyStore.shared.isRegistered(Clock.self))
+        DependencyStore.shared.register(FixedClock(1), for: Clock.self)
+        #expect(DependencyStore.shared.resolve(Greeting.self).text == "suite")
+    }
+
+    @Test func secondTestHasAFreshStore() {
+        #expect(!DependencyStore.shared.isRegistered(Clock.self))
+        DependencyStore.shared.register(FixedClock(2), for: Clock.self)
+        #expect(DependencyStore.shared.resolve(Greeting.self).text == "suite")
+    }
+
+    @Test(.dependencyStore(layeredOver: .shared) { $0.register(FixedClock(7), for: Clock.self) })
+    func aTestTraitInsideLayersOverTheSuitesStore() {
+        #expect(DependencyStore.shared.resolve(Greeting.self).text == "suite")
+        #expect(DependencyStore.shared.resolve(Clock.self).now == 7)
+    }
+}
+
+/// Hundreds of test cases run in parallel, each with its own mock: every read, in child tasks,
+/// after suspensions, on GCD, on a thread and in a detached task, must see only its own.
+@Suite("Isolation of parallel tests")
+struct ParallelIsolationTests {
+    @Test(.dependencyStore(), arguments: 0..<300)
+    func everyCaseSeesOnlyItsOwnMock(_ id: Int) async {
+        let store = DependencyStore.shared
+        store.register(FixedClock(id), for: Clock.self)
+        store.register(FixedGreeting("case \(id)"), for: Greeting.self)
+
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    for _ in 0..<3 {
+                        await Task.yield()
+                        #expect(DependencyStore.shared.resolve(Clock.self).now == id)
+                        #expect(Screen().greeting.text == "case \(id)")
+                    }
+                }
+            }
+        }
+        let onQueue = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async(execute: store.bind {
+                continuation.resume(returning: DependencyStore.shared.resolve(Clock.self).now)
+            })
+        }
+        let onThread = await withCheckedContinuation { continuation in
+            Thread(block: store.bind {
+                continuation.resume(returning: Screen().greeting.text)
+            }).start()
+        }
+        let detached = await Task.detached { [store] in
+            await store.execute {
+                await Task.yield()
+                return DependencyStore.shared.resolve(Clock.self).now
+            }
+        }.value
+        #expect(onQueue == id)
+        #expect(onThread == "case \(id)")
+        #expect(detached == id)
+    }
+
+    @Test("without bind, work on a GCD queue sees the root store, not the test's", .dependencyStore())
+    func gcdDoesNotInheritTheStore() async {
+        let testStore = DependencyStore.shared
+        let seen = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: DependencyStore.shared) }
+        }
+        #expect(seen !== testStore)
+        #expect(seen.description == "the root store")
+    }
+}
+
+@Suite("expectVerified")
+struct ExpectVerifiedTests {
+    @Test func aCleanStoreRecordsNothing() {
+        let store = DependencyStore()
+        store.register(FixedClock(1), for: Clock.self)
+        store.register(Banner.self) { Banner(greeting: FixedGreeting("hi"), clock: $0.resolve()) }
+        let report = expectVerified(store)
+        #expect(report.isClean)
+    }
+
+    @Test func eachProblemIsAnIssueAtTheCallersLine() {
+        let store = DependencyStore()
+        store.register(Banner.self) { Banner(greeting: $0.resolve(), clock: $0.resolve()) }
+        let line = #line + 2
+        withKnownIssue {
+            expectVerified(store)
+        } matching: { issue in
+            issue.sourceLocation?.line == line
+                && "\(issue)".contains("missing: Banner -> Greeting (not registered)")
+        }
+    }
+}
+
+// MARK: - XCTest
+
+final class DependencyStoreTestCaseTests: DependencyStoreTestCase {
+    private static let storesSeen = Recorded<[ObjectIdentifier]>([])
+
+    override func registerDependencies(in store: DependencyStore) {
+        store.register(FixedGreeting("xctest"), for: Greeting.self)
+    }
+
+    override func setUp() {
+        super.setUp()
+        XCTAssertTrue(DependencyStore.shared === store, "setUp runs against the test's store")
+    }
+
+    func testEachTestGetsAFreshStore() {
+        checkFreshStore()
+    }
+
+    func testEachTestGetsAFreshStoreToo() {
+        checkFreshStore()
+    }
+
+    private func checkFreshStore() {
+        XCTAssertFalse(store.isRegistered(Clock.self), "a registration of another test leaked in")
+        store.register(FixedClock(1), for: Clock.self)
+        let id = ObjectIdentifier(store)
+        XCTAssertFalse(Self.storesSeen.value.contains(id))
+        Self.storesSeen.update { $0.append(id) }
+    }
+
+    func testSyncTestResolvesFromItsStore() {
+        XCTAssertEqual(Screen().greeting.text, "xctest")
+    }
+
+    func testAsyncTestKeepsItsStoreAcrossSuspensionsAndInTasks() async {
+        await Task.yield()
+        XCTAssertEqual(Screen().greeting.text, "xctest")
+        let inTask = await Task { DependencyStore.shared.resolve(Greeting.self).text }.value
+        XCTAssertEqual(inTask, "xctest")
+    }
+}
+
+final class LayeredDependencyStoreTestCaseTests: DependencyStoreTestCase {
+    override func makeStore() -> DependencyStore {
+        DependencyStore(parent: liveStore)
+    }
+
+    func testKeepsTheLiveRegistrations() {
+        store.register(FixedGreeting("override"), for: Greeting.self)
+        XCTAssertEqual(Screen().greeting.text, "override")
+        XCTAssertEqual(DependencyStore.shared.resolve(Clock.self).now, 1_000)
+        XCTAssertEqual(liveStore.resolve(Greeting.self).text, "live")
+    }
+}
+
+final class XCTAssertVerifiedTests: XCTestCase {
+    private var failures: [(description: String, line: Int)] = []
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        failures.append((description, lineNumber))
+    }
+
+    func testEachProblemIsAFailureAtTheCallersLine() {
+        let store = DependencyStore()
+        store.register(Banner.self) { Banner(greeting: $0.resolve(), clock: $0.resolve()) }
+
+        XCTAssertVerified(store); let line = #line
+
+        let recorded = failures
+        failures = []
+        XCTAssertEqual(recorded.count, 1)
+        XCTAssertEqual(recorded.first?.line, line)
+        XCTAssertTrue(recorded.first?.description.contains("missing: Banner -> Greeting (not registered)") == true)
+    }
+}
