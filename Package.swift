@@ -26,7 +26,7 @@ let package = Package(
         .testTarget(
             name: "ServicesTests",
             // The CLI is a dependency so that it is built before the tests that run it.
-            dependencies: ["DependencyStore", "Services", "AccessTokenCLI"]
+            dependencies: ["DependencyStore", "DependencyStoreTesting", "Services", "AccessTokenCLI"]
         ),
     ],
     swiftLanguageModes: [.v6]

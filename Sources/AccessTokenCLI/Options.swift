@@ -12,11 +12,18 @@ struct Options {
 
     enum Action {
         case run(Options)
+        /// Print the store's dependency graph, as verified, in this format.
+        case dependencyGraph(GraphFormat, Options)
         case help
         case version
     }
 
     /// A command line that cannot be run: printed with the usage, exit status 64.
+    enum GraphFormat: String {
+        case mermaid
+        case dot
+    }
+
     struct UsageError: Error, CustomStringConvertible {
         let description: String
     }
@@ -35,6 +42,9 @@ struct Options {
                                 (default: ~/.config/access-token-cli/token, permissions 600).
           --reveal-token        Print the whole token instead of a masked one.
           --json                Print one JSON object instead of text.
+          --dependency-graph [mermaid|dot]
+                                Verify the wiring and print its dependency graph (default: mermaid),
+                                fetching nothing; exits 1 when the wiring has problems.
           --help                Show this help.
           --version             Show the version.
 
@@ -44,6 +54,7 @@ struct Options {
     static func parse(_ arguments: [String]) throws(UsageError) -> Action {
         var options = Options()
         var remaining = arguments[...]
+        var graphFormat: GraphFormat?
 
         func value(for option: String) throws(UsageError) -> String {
             guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
@@ -60,6 +71,16 @@ struct Options {
                 return .version
             case "--json":
                 options.json = true
+            case "--dependency-graph":
+                if let next = remaining.first, !next.hasPrefix("--") {
+                    guard let format = GraphFormat(rawValue: next) else {
+                        throw UsageError(description: "--dependency-graph takes mermaid or dot, not '\(next)'")
+                    }
+                    remaining.removeFirst()
+                    graphFormat = format
+                } else {
+                    graphFormat = .mermaid
+                }
             case "--reveal-token":
                 options.revealToken = true
             case "--currency":
@@ -89,6 +110,7 @@ struct Options {
                 throw UsageError(description: "unknown option '\(argument)'")
             }
         }
+        if let graphFormat { return .dependencyGraph(graphFormat, options) }
         return .run(options)
     }
 }

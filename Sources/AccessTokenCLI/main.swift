@@ -13,6 +13,7 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 let options: Options
+var graphFormat: Options.GraphFormat?
 do {
     switch try Options.parse(Array(CommandLine.arguments.dropFirst())) {
     case .help:
@@ -23,6 +24,9 @@ do {
         exit(0)
     case .run(let parsed):
         options = parsed
+    case .dependencyGraph(let format, let parsed):
+        options = parsed
+        graphFormat = format
     }
 } catch {
     fail("\(error)\n\n\(Options.usage)", status: 64)
@@ -35,9 +39,19 @@ DependencyStore.shared.registerAll(ServicesConfiguration(
     timeout: options.timeout
 ))
 
+if let graphFormat {
+    // Builds every registration in a copy of the store: nothing is fetched and no token is read.
+    let verification = DependencyStore.shared.verify()
+    print(graphFormat == .dot ? verification.dot() : verification.mermaid(), terminator: "")
+    guard verification.isClean else {
+        fail("error: the wiring has problems:\n\(verification)", status: 1)
+    }
+    exit(0)
+}
+
 let report: Report
 do {
-    report = try await PriceReport().make(currency: options.currency)
+    report = try await DependencyStore.shared.resolve(PriceReport.self).make(currency: options.currency)
 } catch {
     fail("error: \(error)", status: 1)
 }

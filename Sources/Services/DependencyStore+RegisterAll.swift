@@ -49,29 +49,37 @@ extension DependencyStore {
     /// mock in a store of its own (or layered over this one), and `--price-file` swaps the
     /// networking for ``FileNetworking`` without the fetcher knowing.
     ///
-    /// Every service here is a small value that is cheap to build and holds no state, so each
-    /// resolve builds a new one; nothing needs to be shared.
+    /// Every service is registered `.singleton`: each holds no state and is safe to share, so
+    /// one instance serves the whole process (one `URLSessionNetworking`, one formatter). A
+    /// ``PriceReport`` is `.unique`: each resolve makes one, bound to the store that made it.
+    /// `verify()` on a store filled by this reports no problem (see `ServicesTests`).
     ///
     /// - Parameter configuration: Where the token and the price come from.
     public func registerAll(_ configuration: ServicesConfiguration = ServicesConfiguration()) {
+        // Every service is stateless and safe to share, so one instance serves the process;
+        // `verify()` confirms that no singleton holds anything shorter-lived.
         register(
             LiveAccessTokenService(environment: configuration.environment, tokenFile: configuration.tokenFile),
-            for: AccessTokenServiceType.self
+            for: AccessTokenServiceType.self,
+            scope: .singleton
         )
         if let priceFile = configuration.priceFile {
-            register(FileNetworking(path: priceFile), for: Networking.self)
+            register(FileNetworking(path: priceFile), for: Networking.self, scope: .singleton)
         } else {
-            register(URLSessionNetworking(), for: Networking.self)
+            register(URLSessionNetworking(), for: Networking.self, scope: .singleton)
         }
-        register(CoinbaseSpotPriceDecoder(), for: SpotPriceDecoding.self)
+        register(CoinbaseSpotPriceDecoder(), for: SpotPriceDecoding.self, scope: .singleton)
         register(
             CoinbasePriceFetcher(
                 baseURL: configuration.endpoint,
                 timeout: configuration.timeout,
                 maxResponseBytes: configuration.maxResponseBytes
             ),
-            for: PriceFetching.self
+            for: PriceFetching.self,
+            scope: .singleton
         )
-        register(LivePriceFormatter(locale: configuration.locale), for: PriceFormatting.self)
+        register(LivePriceFormatter(locale: configuration.locale), for: PriceFormatting.self, scope: .singleton)
+        // A report binds its @Injected services when it is made: a new one for each use.
+        register(PriceReport(), for: PriceReport.self)
     }
 }

@@ -145,6 +145,7 @@ import Testing
         (["--timeout", "-1"], "--timeout must be a number of seconds"),
         (["--endpoint", "ftp://x"], "--endpoint must be an http or https URL"),
         (["--token-file", "--json"], "--token-file needs a value"),
+        (["--dependency-graph", "svg"], "--dependency-graph takes mermaid or dot, not 'svg'"),
     ])
     func aBadCommandLinePrintsTheUsageAndExitsWith64(arguments: [String], message: String) throws {
         let result = try run(arguments)
@@ -153,6 +154,21 @@ import Testing
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix("access-token-cli: \(message)"))
         #expect(result.stderr.contains("USAGE: access-token-cli [options]"))
+    }
+
+    @Test func printsTheVerifiedDependencyGraphWithoutTokenOrNetwork() throws {
+        let mermaid = try run(["--dependency-graph"], environment: [:])
+        let dot = try run(["--dependency-graph", "dot", "--endpoint", "http://127.0.0.1:9"], environment: [:])
+
+        #expect(mermaid.status == 0)
+        #expect(mermaid.stderr == "")
+        let lines = mermaid.stdout.split(separator: "\n")
+        #expect(lines.first == "flowchart LR")
+        #expect(lines.contains(#"    n5["PriceReport<br/>.unique"]"#))
+        #expect(lines.filter { $0.contains(" -. @Injected .-> ") }.count == 5)
+        #expect(dot.status == 0)
+        #expect(dot.stdout.hasPrefix("digraph dependencies {\n"))
+        #expect(dot.stdout.contains(#"n2 -> n1 [style=dashed, label="@Injected"];"#))
     }
 
     @Test func helpAndVersionExitWith0() throws {

@@ -1,4 +1,5 @@
 import DependencyStore
+import DependencyStoreTesting
 import Foundation
 import Services
 import Testing
@@ -123,6 +124,20 @@ import Testing
         #expect(store.resolve(SpotPriceDecoding.self) is CoinbaseSpotPriceDecoder)
         #expect(store.resolve(PriceFetching.self) is CoinbasePriceFetcher)
         #expect(store.resolve(PriceFormatting.self) is LivePriceFormatter)
+    }
+
+    @Test func theLiveWiringVerifiesClean() {
+        let store = DependencyStore()
+        store.registerAll()
+
+        let report = expectVerified(store)
+
+        let edges = Set(report.graph.edges.map { "\($0.from) -> \($0.to)" })
+        #expect(edges == [
+            "PriceReport -> AccessTokenServiceType", "PriceReport -> PriceFetching", "PriceReport -> PriceFormatting",
+            "PriceFetching -> Networking", "PriceFetching -> SpotPriceDecoding",
+        ])
+        #expect(report.graph.nodes.filter { $0.scope == .singleton }.count == 5)
     }
 
     @Test func aPriceFileSwapsOnlyTheNetworking() {
