@@ -138,7 +138,8 @@ struct ExpectVerifiedTests {
 // MARK: - XCTest
 
 final class DependencyStoreTestCaseTests: DependencyStoreTestCase {
-    private static let storesSeen = Recorded<[ObjectIdentifier]>([])
+    /// Held, so that a later store cannot reuse an earlier one's address.
+    private static let storesSeen = Recorded<[DependencyStore]>([])
 
     override func registerDependencies(in store: DependencyStore) {
         store.register(FixedGreeting("xctest"), for: Greeting.self)
@@ -160,9 +161,8 @@ final class DependencyStoreTestCaseTests: DependencyStoreTestCase {
     private func checkFreshStore() {
         XCTAssertFalse(store.isRegistered(Clock.self), "a registration of another test leaked in")
         store.register(FixedClock(1), for: Clock.self)
-        let id = ObjectIdentifier(store)
-        XCTAssertFalse(Self.storesSeen.value.contains(id))
-        Self.storesSeen.update { $0.append(id) }
+        XCTAssertFalse(Self.storesSeen.value.contains { $0 === store })
+        Self.storesSeen.update { $0.append(store) }
     }
 
     func testSyncTestResolvesFromItsStore() {
