@@ -1,0 +1,124 @@
+import Dependencies
+import DependencyStore
+import Foundation
+import Swinject
+
+// What every library resolves: a service registered for a protocol, and a graph of three.
+
+protocol Service: AnyObject, Sendable {
+    var number: Int { get }
+}
+
+final class LiveService: Service {
+    let number = 1
+}
+
+final class Leaf: Sendable {}
+
+final class Root: Sendable {
+    let left: Leaf
+    let right: Leaf
+    init(left: Leaf, right: Leaf) {
+        self.left = left
+        self.right = right
+    }
+}
+
+// MARK: - DependencyStore
+
+final class InjectedHolder {
+    @Injected var service: Service
+}
+
+// MARK: - swift-dependencies
+
+private enum ServiceKey: DependencyKey {
+    static let liveValue: any Service = LiveService()
+}
+
+extension DependencyValues {
+    var service: any Service {
+        get { self[ServiceKey.self] }
+        set { self[ServiceKey.self] = newValue }
+    }
+}
+
+struct DependencyHolder {
+    @Dependency(\.service) var service
+}
+
+/// A key per numbered type, for the 1,000-registration rows.
+enum NumberedKey<T>: DependencyKey {
+    static var liveValue: Numbered<T> { Numbered() }
+}
+
+// MARK: - The floor
+
+/// What no container can beat: a dictionary keyed by `ObjectIdentifier`, behind a mutex.
+final class Floor: @unchecked Sendable {
+    private let lock = NSLock()
+    private var instances: [ObjectIdentifier: AnyObject] = [:]
+    private var factories: [ObjectIdentifier: (Floor) -> AnyObject] = [:]
+
+    func store(_ instance: AnyObject, for type: Any.Type) {
+        lock.lock()
+        instances[ObjectIdentifier(type)] = instance
+        lock.unlock()
+    }
+
+    func register(_ type: Any.Type, _ factory: @escaping (Floor) -> AnyObject) {
+        lock.lock()
+        factories[ObjectIdentifier(type)] = factory
+        lock.unlock()
+    }
+
+    /// The cached instance for `type`.
+    @inline(__always)
+    func instance(for type: Any.Type) -> AnyObject? {
+        lock.lock()
+        defer { lock.unlock() }
+        return instances[ObjectIdentifier(type)]
+    }
+
+    /// Looks up `type`'s factory under the lock and calls it outside.
+    @inline(__always)
+    func make(_ type: Any.Type) -> AnyObject {
+        lock.lock()
+        let factory = factories[ObjectIdentifier(type)]!
+        lock.unlock()
+        return factory(self)
+    }
+}
+
+// MARK: - 1,000 distinct types
+
+enum Zero {}
+enum Next<T> {}
+
+final class Numbered<T>: Sendable {}
+
+/// One registration of a numbered type, prepared for each library, so that the registration rows
+/// time the registration and not the walk over generic types.
+struct NumberedRegistrations {
+    var intoStore: [(DependencyStore) -> Void] = []
+    var intoContainer: [(Container) -> Void] = []
+    var intoValues: [(inout DependencyValues) -> Void] = []
+    var intoFloor: [(Floor) -> Void] = []
+    /// swift-dependencies has no registration step: every key is known at compile time, and a
+    /// live value is built and cached on first read. Reading each once is its "1,000 registered".
+    var readLiveValue: [() -> Void] = []
+
+    init(count: Int) {
+        add(Zero.self, remaining: count)
+    }
+
+    private mutating func add<T>(_: T.Type, remaining: Int) {
+        guard remaining > 0 else { return }
+        intoStore.append { $0.register(Numbered<T>(), for: Numbered<T>.self) }
+        intoContainer.append { $0.register(Numbered<T>.self) { _ in Numbered<T>() } }
+        intoValues.append { $0[NumberedKey<T>.self] = Numbered<T>() }
+        intoFloor.append { floor in floor.register(Numbered<T>.self) { _ in Numbered<T>() } }
+        readLiveValue.append { blackHole(Dependency(NumberedKey<T>.self).wrappedValue) }
+        add(Next<T>.self, remaining: remaining - 1)
+    }
+}
