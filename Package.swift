@@ -16,7 +16,9 @@ let package = Package(
         .executable(name: "access-token-cli", targets: ["AccessTokenCLI"]),
     ],
     targets: [
-        .target(name: "DependencyStore"),
+        .target(name: "DependencyStore", dependencies: ["DependencyStoreAtomics"]),
+        // Acquire/release loads and stores, which the standard library offers only from iOS 18.
+        .target(name: "DependencyStoreAtomics"),
         // Test support (a Swift Testing trait, an XCTest base class, assertions): its own target,
         // so the core never imports a test framework.
         .target(name: "DependencyStoreTesting", dependencies: ["DependencyStore"]),

@@ -98,7 +98,19 @@ extension DependencyStore {
     // MARK: - The one resolution path
 
     /// The trapping resolve behind `resolve` and `@Injected`: the trap points at the requester.
+    ///
+    /// Inlined into each caller with its fast path, so that the resolve of a built instance is one
+    /// call from the public entry point; the rest is `resolveSlowly`.
+    @inline(__always)
     func resolve<T>(_ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester) -> T {
+        if verifier == nil, case .none = arguments, let kept = keptInstance(of: ObjectIdentifier(type), name: name) {
+            return Self.instance(kept.object, as: type, lifetime: kept.lifetime)
+        }
+        return resolveSlowly(type, name: name, arguments: arguments, requester: requester)
+    }
+
+    @inline(never)
+    private func resolveSlowly<T>(_ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester) -> T {
         do {
             return try resolveChecked(type, name: name, arguments: arguments, requester: requester)
         } catch {
@@ -123,6 +135,11 @@ extension DependencyStore {
         arguments: GivenArguments,
         requester: Requester
     ) throws(ResolutionError) -> T {
+        // The common case first: an instance the store keeps, already built, asked for without
+        // arguments. One lock, one lookup, and only the instance is retained.
+        if verifier == nil, case .none = arguments, let kept = keptInstance(of: ObjectIdentifier(type), name: name) {
+            return Self.instance(kept.object, as: type, lifetime: kept.lifetime)
+        }
         guard let found = find(ObjectIdentifier(type), name: name) else {
             throw missingRegistration(of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
         }
@@ -150,6 +167,17 @@ extension DependencyStore {
         let slot: InstanceSlot?
         /// An `InstanceBox<T>` for `.singleton` and custom scopes, the object itself for `.weak`.
         let kept: AnyObject?
+    }
+
+    /// The instance this store keeps for the registration of `key` and `name`, if it is built and
+    /// its factory takes no arguments; `nil` sends the resolve down the full path.
+    @inline(__always)
+    private func keptInstance(of key: ObjectIdentifier, name: String?) -> (object: AnyObject, lifetime: AnyRegistration.Lifetime)? {
+        registry.withLock { registry in
+            guard let stored = registry[key, name], stored.argumentTypes == nil,
+                  let kept = stored.slot?.kept else { return nil }
+            return (kept, stored.lifetime)
+        }
     }
 
     /// Finds the registration in this store, then in its ancestors. One lock acquisition when the
@@ -235,7 +263,7 @@ extension DependencyStore {
             // A `.weak` slot keeps the object itself, built as a T.
             return kept as! T
         }
-        return unsafeDowncast(kept, to: InstanceBox<T>.self).value
+        return unsafeDowncast(kept, to: InstanceBox.self).value(as: T.self)
     }
 
     /// Builds the instance of a cached scope exactly once however many threads ask at the same
@@ -268,7 +296,7 @@ extension DependencyStore {
                     if slot.generation == generation { slot.object = object }
                 }
             } else {
-                let box = InstanceBox(value)
+                let box = InstanceBox.make(value)
                 registry.withLock { _ in
                     if slot.generation == generation { slot.box = box }
                 }

@@ -32,7 +32,9 @@ public final class Injected<T> {
     private let store: DependencyStore
     private let name: String?
     private let declaration: SourceLocation
-    private let state = Lock(InjectedState<T>.unresolved)
+    private let state = Lock(InjectedState.unresolved)
+    /// The value once resolved, read without a lock.
+    private let slot = PublishedSlot()
     private let resolutionGate = Lock()
 
     /// Binds the property to the current ``DependencyStore/shared``.
@@ -58,7 +60,10 @@ public final class Injected<T> {
 
     /// The resolved dependency: resolved on first read, the same value afterwards.
     public var wrappedValue: T {
-        resolveOnce(state: state, gate: resolutionGate) {
+        if let published = slot.published {
+            return published.assumingMemoryBound(to: T.self).pointee
+        }
+        return resolveOnce(state: state, gate: resolutionGate, publishingIn: slot) {
             store.resolve(T.self, name: name, arguments: .none, requester: .injectedProperty(declaration))
         }
     }

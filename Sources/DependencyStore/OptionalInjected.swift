@@ -25,7 +25,9 @@ public final class OptionalInjected<T> {
     private let store: DependencyStore
     private let name: String?
     private let declaration: SourceLocation
-    private let state = Lock(InjectedState<T?>.unresolved)
+    private let state = Lock(InjectedState.unresolved)
+    /// The value once resolved, read without a lock.
+    private let slot = PublishedSlot()
     private let resolutionGate = Lock()
 
     /// Binds the property to the current ``DependencyStore/shared``.
@@ -51,7 +53,10 @@ public final class OptionalInjected<T> {
     /// The resolved dependency, or `nil` when it is not registered: decided on first read, the
     /// same afterwards.
     public var wrappedValue: T? {
-        resolveOnce(state: state, gate: resolutionGate) {
+        if let published = slot.published {
+            return published.assumingMemoryBound(to: T?.self).pointee
+        }
+        return resolveOnce(state: state, gate: resolutionGate, publishingIn: slot) {
             store.resolveIfRegistered(T.self, name: name, requester: .injectedProperty(declaration))
         }
     }

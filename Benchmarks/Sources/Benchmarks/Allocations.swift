@@ -2,7 +2,7 @@ import DependencyStore
 
 /// Performs `count` operations of one kind and nothing else, so that running this twice under
 /// `valgrind --tool=memcheck` (with two counts) gives the allocations per operation as the
-/// difference of the two totals. See `count-allocations.sh`.
+/// difference of the two totals. See `count-allocations.sh`. `floor` is the mutex-dictionary floor, for comparison.
 func countAllocations(of kind: String, count: Int) -> Bool {
     let store = DependencyStore()
     store.register(LiveService(), for: Service.self, scope: .singleton)
@@ -22,6 +22,10 @@ func countAllocations(of kind: String, count: Int) -> Bool {
         for _ in 0..<count { blackHole(store.resolve(Root.self)) }
     case "injected":
         for _ in 0..<count { blackHole(holder.service) }
+    case "floor":
+        let floor = Floor()
+        floor.store(LiveService(), for: Service.self)
+        for _ in 0..<count { blackHole(floor.instance(for: Service.self)) }
     case "execute":
         for _ in 0..<count { store.execute { blackHole(count) } }
     default:

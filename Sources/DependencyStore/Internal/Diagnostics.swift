@@ -108,7 +108,7 @@ extension DependencyStore {
         let expected = registration.argumentTypes.map(Diagnostics.argumentList) ?? "no arguments"
         let passed = switch given {
         case .none: "no arguments"
-        case .some(_, let types, let count): Diagnostics.argumentList(types, count: count)
+        case .some(let given): Diagnostics.argumentList(given.types, count: given.count)
         }
 
         var lines = ["DependencyStore: wrong arguments for '\(requested)': expected \(expected), given \(passed)."]

@@ -20,6 +20,9 @@ final class Lock<State>: @unchecked Sendable {
     #else
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     #endif
+    /// Only ever accessed with the mutex held, so the run-time exclusivity check (a thread-local
+    /// lookup on every access) would only repeat what the mutex guarantees.
+    @exclusivity(unchecked)
     private var state: State
 
     init(_ initialState: State) {

@@ -63,7 +63,7 @@ class AnyRegistration {
     func accepts(_ given: GivenArguments) -> Bool {
         switch given {
         case .none: argumentTypes == nil
-        case .some(let values, _, _): acceptsArguments?(values) ?? false
+        case .some(let given): acceptsArguments?(given.values) ?? false
         }
     }
 
@@ -116,11 +116,42 @@ final class Registration<T>: AnyRegistration {
 }
 
 /// A built instance, boxed so that a slot can hold an instance of any type without being generic.
-final class InstanceBox<T> {
-    let value: T
+///
+/// The value lives behind a raw pointer in this non-generic base, so reading it as a `T` needs
+/// only `T`, which the resolve has at hand: reading a field of a generic class (`Box<T>.value`)
+/// from code that is not specialised would look up `Box<T>`'s metadata at run time first, which
+/// costs as much as the rest of the resolve of a built singleton.
+class InstanceBox {
+    let value: UnsafeMutableRawPointer
 
-    init(_ value: T) {
+    fileprivate init(value: UnsafeMutableRawPointer) {
         self.value = value
+    }
+
+    /// Boxes `value`.
+    static func make<T>(_ value: T) -> InstanceBox {
+        TypedInstanceBox(value)
+    }
+
+    /// The value, which must have been boxed as a `T`.
+    @inline(__always)
+    func value<T>(as type: T.Type) -> T {
+        value.assumingMemoryBound(to: T.self).pointee
+    }
+}
+
+/// The subclass that knows the type, to destroy the value with the box.
+private final class TypedInstanceBox<T>: InstanceBox {
+    init(_ value: T) {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        pointer.initialize(to: value)
+        super.init(value: UnsafeMutableRawPointer(pointer))
+    }
+
+    deinit {
+        let pointer = value.assumingMemoryBound(to: T.self)
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
     }
 }
 
@@ -176,17 +207,37 @@ enum Requester {
 }
 
 /// The arguments a resolve passes to the factory.
+///
+/// The values sit in a class, so the enum is one pointer wide and `.none`, which almost every
+/// resolve passes down its calls, costs nothing to copy; an `Any` payload inline would be copied
+/// and destroyed through value witnesses at each call.
 enum GivenArguments {
     case none
+    case some(Values)
+
     /// `values` is a tuple of type `types` (or the single value, when `count` is 1).
-    case some(values: Any, types: Any.Type, count: Int)
+    final class Values {
+        let values: Any
+        let types: Any.Type
+        let count: Int
+
+        init(values: Any, types: Any.Type, count: Int) {
+            self.values = values
+            self.types = types
+            self.count = count
+        }
+    }
+
+    static func some(values: Any, types: Any.Type, count: Int) -> Self {
+        .some(Values(values: values, types: types, count: count))
+    }
 
     /// The values of a resolve that passed arguments; only a factory that takes them asks.
     var values: Any {
-        guard case .some(let values, _, _) = self else {
+        guard case .some(let given) = self else {
             preconditionFailure("DependencyStore: a factory that takes arguments ran without them")
         }
-        return values
+        return given.values
     }
 }
 
