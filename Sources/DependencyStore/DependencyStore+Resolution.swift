@@ -98,19 +98,8 @@ extension DependencyStore {
     // MARK: - The one resolution path
 
     /// The trapping resolve behind `resolve` and `@Injected`: the trap points at the requester.
-    ///
-    /// Inlined into each caller with its fast path, so that the resolve of a built instance is one
-    /// call from the public entry point; the rest is `resolveSlowly`.
     @inline(__always)
     func resolve<T>(_ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester) -> T {
-        if verifier == nil, case .none = arguments, let kept = keptInstance(of: ObjectIdentifier(type), name: name) {
-            return Self.instance(kept.object, as: type, lifetime: kept.lifetime)
-        }
-        return resolveSlowly(type, name: name, arguments: arguments, requester: requester)
-    }
-
-    @inline(never)
-    private func resolveSlowly<T>(_ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester) -> T {
         do {
             return try resolveChecked(type, name: name, arguments: arguments, requester: requester)
         } catch {
@@ -127,23 +116,28 @@ extension DependencyStore {
         }
     }
 
-    /// The error is a typed throw, so success pays nothing for it, and its text is built only on
-    /// failure.
+    /// The one resolution path. The error is a typed throw, so success pays nothing for it, and
+    /// its text is built only on failure.
+    ///
+    /// Inlined into each entry point with the common case: an instance the store keeps, already
+    /// built, asked for without arguments, costs one lock, one lookup and one retain. Everything
+    /// else is `resolve(_:as:arguments:requester:)`, after the same single lookup.
+    @inline(__always)
     func resolveChecked<T>(
         _ type: T.Type,
         name: String?,
         arguments: GivenArguments,
         requester: Requester
     ) throws(ResolutionError) -> T {
-        // The common case first: an instance the store keeps, already built, asked for without
-        // arguments. One lock, one lookup, and only the instance is retained.
-        if verifier == nil, case .none = arguments, let kept = keptInstance(of: ObjectIdentifier(type), name: name) {
-            return Self.instance(kept.object, as: type, lifetime: kept.lifetime)
-        }
-        guard let found = find(ObjectIdentifier(type), name: name) else {
+        let shortcut: Bool = if verifier == nil, case .none = arguments { true } else { false }
+        switch lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: shortcut) {
+        case .kept(let object, let lifetime):
+            return Self.instance(object, as: type, lifetime: lifetime)
+        case .found(let found):
+            return try resolve(found, as: type, arguments: arguments, requester: requester)
+        case nil:
             throw missingRegistration(of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
         }
-        return try resolve(found, as: type, arguments: arguments, requester: requester)
     }
 
     /// Traps with `error`, or, on a thread where `verify()` is building a registration, records it
@@ -169,15 +163,25 @@ extension DependencyStore {
         let kept: AnyObject?
     }
 
-    /// The instance this store keeps for the registration of `key` and `name`, if it is built and
-    /// its factory takes no arguments; `nil` sends the resolve down the full path.
+    /// What one lookup found: a built instance to return as it is, or a registration to resolve.
+    enum Lookup {
+        case kept(AnyObject, AnyRegistration.Lifetime)
+        case found(Found)
+    }
+
+    /// Looks the registration up once. With `takingKeptInstance`, a built instance of a
+    /// registration of this store whose factory takes no arguments comes back alone, so that
+    /// neither the registration nor its slot is retained.
     @inline(__always)
-    private func keptInstance(of key: ObjectIdentifier, name: String?) -> (object: AnyObject, lifetime: AnyRegistration.Lifetime)? {
-        registry.withLock { registry in
-            guard let stored = registry[key, name], stored.argumentTypes == nil,
-                  let kept = stored.slot?.kept else { return nil }
-            return (kept, stored.lifetime)
+    private func lookUp(_ key: ObjectIdentifier, name: String?, takingKeptInstance: Bool) -> Lookup? {
+        let own: Lookup? = registry.withLock { registry in
+            guard let stored = registry[key, name] else { return nil }
+            if takingKeptInstance, stored.argumentTypes == nil, let kept = stored.slot?.kept {
+                return .kept(kept, stored.lifetime)
+            }
+            return .found(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
         }
+        return own ?? findInherited(key, name: name).map(Lookup.found)
     }
 
     /// Finds the registration in this store, then in its ancestors. One lock acquisition when the
@@ -216,7 +220,7 @@ extension DependencyStore {
         return nil
     }
 
-    @inline(__always)
+    @inline(never)
     private func resolve<T>(
         _ found: Found,
         as type: T.Type,

@@ -27,11 +27,15 @@ final class ResolutionStack {
         unowned(unsafe) let registration: AnyRegistration?
     }
 
+    // Only the stack's own thread touches it, and never with two overlapping accesses, so the
+    // run-time exclusivity checks (a thread-local lookup each) are switched off for its fields.
+    @exclusivity(unchecked)
     private(set) var frames: [Frame] = []
 
     /// The `.graph` instances of the top-level resolution running on this thread, by store and
     /// registration. The entry keeps its registration alive, so its identifier cannot be reused
     /// by another registration while the entry exists.
+    @exclusivity(unchecked)
     private var graph: [GraphKey: (registration: AnyRegistration, instance: Any)] = [:]
 
     private struct GraphKey: Hashable {
