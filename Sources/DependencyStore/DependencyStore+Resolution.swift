@@ -108,11 +108,17 @@ extension DependencyStore {
     }
 
     func resolveIfRegistered<T>(_ type: T.Type, name: String?, requester: Requester) -> T? {
-        guard let found = find(ObjectIdentifier(type), name: name) else { return nil }
-        do {
-            return try resolve(found, as: type, arguments: .none, requester: requester)
-        } catch {
-            fail(error, resolving: type, name: name, at: requester)
+        switch lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: verifier == nil) {
+        case .kept(let object, let lifetime):
+            return Self.instance(object, as: type, lifetime: lifetime)
+        case .found(let found):
+            do {
+                return try resolve(found, as: type, arguments: .none, requester: requester)
+            } catch {
+                fail(error, resolving: type, name: name, at: requester)
+            }
+        case nil:
+            return nil
         }
     }
 
@@ -159,7 +165,7 @@ extension DependencyStore {
     struct Found {
         let registration: AnyRegistration
         let slot: InstanceSlot?
-        /// An `InstanceBox<T>` for `.singleton` and custom scopes, the object itself for `.weak`.
+        /// An `InstanceBox` for `.singleton` and custom scopes, the object itself for `.weak`.
         let kept: AnyObject?
     }
 
@@ -182,17 +188,6 @@ extension DependencyStore {
             return .found(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
         }
         return own ?? findInherited(key, name: name).map(Lookup.found)
-    }
-
-    /// Finds the registration in this store, then in its ancestors. One lock acquisition when the
-    /// store holds the registration itself.
-    @inline(__always)
-    private func find(_ key: ObjectIdentifier, name: String?) -> Found? {
-        let own: Found? = registry.withLock { registry in
-            guard let stored = registry[key, name] else { return nil }
-            return Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept)
-        }
-        return own ?? findInherited(key, name: name)
     }
 
     /// Finds the registration in an ancestor. A cached scope gets a slot in this store, so the
@@ -255,7 +250,7 @@ extension DependencyStore {
             stack.rememberInGraph(value, of: registration, in: self)
             return value
         case .cached, .weak:
-            // Every cached scope has a slot (see `find`).
+            // Every cached scope has a slot (see `lookUp` and `findInherited`).
             return try buildOnce(typed, in: found.slot!, arguments: arguments, on: stack, requester: requester)
         }
     }

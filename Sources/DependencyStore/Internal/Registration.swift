@@ -163,7 +163,7 @@ private final class TypedInstanceBox<T>: InstanceBox {
 /// time wait for it instead of building their own.
 final class InstanceSlot {
     let gate = Lock()
-    /// The instance of a `.singleton` or custom scope, in an `InstanceBox<T>`.
+    /// The instance of a `.singleton` or custom scope, in an `InstanceBox`.
     var box: AnyObject?
     /// The instance of a `.weak` scope: the object itself, held weakly.
     weak var object: AnyObject?
