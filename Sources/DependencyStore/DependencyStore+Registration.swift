@@ -106,7 +106,14 @@ extension DependencyStore {
     }
 
     func add<T>(_ registration: Registration<T>) {
-        registry.withLock { $0[ObjectIdentifier(T.self), registration.name] = registration }
+        let replaced = registry.withLock { registry in
+            let replaced = registry[ObjectIdentifier(T.self), registration.name]
+            registry[ObjectIdentifier(T.self), registration.name] = registration
+            return replaced
+        }
+        // The replaced registration, and the instance it kept, are released here, with the lock
+        // dropped: an instance's deinit may resolve from this store.
+        _ = replaced
     }
 
     /// The registration this store itself holds for `type` and `name`, ignoring its parents.

@@ -149,14 +149,26 @@ extension DependencyStore {
     /// Traps with `error`, or, on a thread where `verify()` is building a registration, records it
     /// as a problem of the report instead.
     func fail(_ error: ResolutionError, resolving type: Any.Type, name: String?, at requester: Requester) -> Never {
-        if let verifier, verifier.isWorkerThread {
-            verifier.abort(error, subject: (type, name))
-        }
-        trap(error, at: requester)
+        Self.fail(error, resolving: type, name: name, at: requester)
     }
 
-    func trap(_ error: ResolutionError, at requester: Requester) -> Never {
+    static func fail(_ error: ResolutionError, resolving type: Any.Type, name: String?, at requester: Requester) -> Never {
+        if let worker = ResolutionStack.currentIfCreated?.verificationWorker {
+            worker.verifier.abort(error, subject: (type, name))
+        }
         fatalError(error.description, file: requester.location.fileID, line: requester.location.line)
+    }
+
+    /// What a thread does that may not wait at a gate (see `Gate.enter`): trap with the
+    /// cross-thread cycle, or, on a verification worker held up by a stopped one, report that.
+    static func refused(_ refusal: Gate.Refusal, resolving type: Any.Type, name: String?, at requester: Requester) -> Never {
+        switch refusal {
+        case .cycle(let waiters):
+            fail(crossThreadCycle(waiters, requester: requester), resolving: type, name: name, at: requester)
+        case .heldByStoppedWorker(let cause):
+            // Only verification workers are told of stopped workers.
+            ResolutionStack.current.verificationWorker!.verifier.abort(blockedOn: (type, name), by: cause)
+        }
     }
 
     /// A registration found for a resolve, with the slot its instance is kept in (for a cached
@@ -272,7 +284,8 @@ extension DependencyStore {
     /// Holding the gate while the factory runs is safe for the same reason as in `Injected`: only
     /// resolvers of this one registration in this store wait on it, and they need exactly the
     /// instance being built. The factory can only come back to this gate through a cycle, which on
-    /// this thread is trapped above, before the gate.
+    /// this thread is trapped above, before the gate, and across threads by the gate itself,
+    /// before a thread waits for one that waits for it.
     private func buildOnce<T>(
         _ registration: Registration<T>,
         in slot: InstanceSlot,
@@ -280,29 +293,36 @@ extension DependencyStore {
         on stack: ResolutionStack,
         requester: Requester
     ) throws(ResolutionError) -> T {
-        let result: Result<T, ResolutionError> = slot.gate.withLock {
-            let (kept, generation) = registry.withLock { _ in (slot.kept, slot.generation) }
-            if let kept { return .success(Self.instance(kept, as: T.self, lifetime: registration.lifetime)) }
-
-            let value = build(registration, arguments: arguments, on: stack)
-            // A reset while the factory ran discards this build too: the caller still gets it.
-            if registration.lifetime == .weak {
-                guard Swift.type(of: value as Any) is AnyClass else {
-                    return .failure(weakScopeNeedsAClass(registration, built: value, requester: requester))
-                }
-                let object = value as AnyObject
-                registry.withLock { _ in
-                    if slot.generation == generation { slot.object = object }
-                }
-            } else {
-                let box = InstanceBox.make(value)
-                registry.withLock { _ in
-                    if slot.generation == generation { slot.box = box }
-                }
+        if let refusal = slot.gate.enter(on: stack, waitingFor: .instance(registration, store: self)) {
+            switch refusal {
+            case .cycle(let waiters):
+                throw Self.crossThreadCycle(waiters, requester: requester)
+            case .heldByStoppedWorker:
+                Self.refused(refusal, resolving: T.self, name: registration.name, at: requester)
             }
-            return .success(value)
         }
-        return try result.get()
+        defer { slot.gate.leave() }
+        let (kept, generation) = registry.withLock { _ in (slot.kept, slot.generation) }
+        if let kept { return Self.instance(kept, as: T.self, lifetime: registration.lifetime) }
+
+        let value = build(registration, arguments: arguments, on: stack)
+        // A reset while the factory ran discards this build too: the caller still gets it. So does
+        // the release of the store: a closed store keeps nothing.
+        if registration.lifetime == .weak {
+            guard Swift.type(of: value as Any) is AnyClass else {
+                throw weakScopeNeedsAClass(registration, built: value, requester: requester)
+            }
+            let object = value as AnyObject
+            registry.withLock { registry in
+                if slot.generation == generation, !registry.isClosed { slot.object = object }
+            }
+        } else {
+            let box = InstanceBox.make(value)
+            registry.withLock { registry in
+                if slot.generation == generation, !registry.isClosed { slot.box = box }
+            }
+        }
+        return value
     }
 
     /// Runs the factory with this resolution pushed on the thread's chain; no lock is held.

@@ -17,7 +17,8 @@ extension DependencyStore {
     /// Only instances of `scope` in this store are discarded: other scopes keep theirs, a parent
     /// store keeps its own, and objects already handed out live on as long as their holders keep
     /// them. A resolve that is building an instance of `scope` while you reset returns that
-    /// instance to its caller, but does not keep it.
+    /// instance to its caller, but does not keep it. The discarded instances are released after
+    /// the store's lock is dropped, so a `deinit` that resolves from this store works.
     ///
     /// > Important: ``Scope/unique`` and ``Scope/graph`` keep nothing to reset, and resetting
     /// > ``Scope/weak`` would only forget objects that others still hold; these trap, naming the
@@ -49,14 +50,17 @@ extension DependencyStore {
                 line: line
             )
         }
-        return registry.withLock { registry in
+        let (discarded, released): (Int, [AnyObject]) = registry.withLock { registry in
             var discarded = 0
-            let owned = registry.all.compactMap { registration in registration.slot.map { (registration, $0) } }
-            for (registration, slot) in owned + registry.inheritedSlots.values where registration.scope == scope {
+            var released: [AnyObject] = []
+            for (registration, slot) in registry.slots where registration.scope == scope {
                 if slot.kept != nil { discarded += 1 }
-                slot.discard()
+                if let box = slot.discard() { released.append(box) }
             }
-            return discarded
+            return (discarded, released)
         }
+        // Released here, with the lock dropped: an instance's deinit may resolve from this store.
+        _ = released
+        return discarded
     }
 }

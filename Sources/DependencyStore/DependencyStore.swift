@@ -39,43 +39,28 @@
 /// > mock held in a test's local `let`, say). The store lets you, because tests need it; resolving
 /// > such a registration from several threads at once is then your responsibility.
 public final class DependencyStore {
+    /// What resolves: the registrations, the instances kept for them and the parent. Shared with
+    /// the `@Injected` properties of the instances this store keeps, which must not keep this
+    /// handle (and so those very instances) alive; see `StoreCore`.
+    let core: StoreCore
+
+    /// Whether this handle is the store a user made, whose release closes the core; a handle the
+    /// library makes for a core whose store is gone does not close it.
+    private let ownsCore: Bool
+
     /// Everything the store knows, behind its one lock.
-    let registry = Lock(Registry())
+    @inline(__always)
+    var registry: Lock<StoreCore.Registry> { core.registry }
 
     /// The store that resolves what this one does not register itself, if any.
-    public let parent: DependencyStore?
+    public var parent: DependencyStore? { core.parent }
 
     /// What diagnostics call this store.
-    let origin: Origin
+    var origin: Origin { core.origin }
 
     /// Set on the throw-away copy `verify()` builds in, and only there.
-    let verifier: Verifier?
-
-    struct Registry {
-        /// Registrations without a name, by `ObjectIdentifier` of the type they are for: the
-        /// dictionary the common resolve reads.
-        var unnamed: [ObjectIdentifier: AnyRegistration] = [:]
-        var named: [NamedKey: AnyRegistration] = [:]
-        /// This store's own instances of cached-scope registrations it inherited from an ancestor,
-        /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
-        /// identifier cannot be reused while the entry exists.
-        var inheritedSlots: [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] = [:]
-
-        var all: [AnyRegistration] {
-            Array(unnamed.values) + Array(named.values)
-        }
-
-        /// The registration for `type` and `name`: the unnamed dictionary when there is no name.
-        @inline(__always)
-        subscript(type: ObjectIdentifier, name: String?) -> AnyRegistration? {
-            get {
-                if let name { named[NamedKey(type: type, name: name)] } else { unnamed[type] }
-            }
-            set {
-                if let name { named[NamedKey(type: type, name: name)] = newValue } else { unnamed[type] = newValue }
-            }
-        }
-    }
+    @inline(__always)
+    var verifier: Verifier? { core.verifier }
 
     enum Origin {
         case root
@@ -98,9 +83,9 @@ public final class DependencyStore {
     ///   - fileID: Where the store is created; diagnostics name the store by it. Leave the default.
     ///   - line: The line where the store is created. Leave the default.
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
-        origin = .createdAt(SourceLocation(fileID: fileID, line: line))
-        parent = nil
-        verifier = nil
+        core = StoreCore(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: nil, verifier: nil)
+        ownsCore = true
+        core.store = self
     }
 
     /// Creates a store layered over `parent`: what it registers itself wins, and everything else
@@ -125,15 +110,27 @@ public final class DependencyStore {
     ///   - fileID: Where the store is created; diagnostics name the store by it. Leave the default.
     ///   - line: The line where the store is created. Leave the default.
     public init(parent: DependencyStore, fileID: StaticString = #fileID, line: UInt = #line) {
-        origin = .createdAt(SourceLocation(fileID: fileID, line: line))
-        self.parent = parent
-        verifier = nil
+        core = StoreCore(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: parent, verifier: nil)
+        ownsCore = true
+        core.store = self
     }
 
     init(origin: Origin, verifier: Verifier? = nil) {
-        self.origin = origin
-        parent = nil
-        self.verifier = verifier
+        core = StoreCore(origin: origin, parent: nil, verifier: verifier)
+        ownsCore = true
+        core.store = self
+    }
+
+    /// A handle for `core` whose store was released: what resolves for an `@Injected` property of
+    /// an instance that store kept, read for the first time after the store went.
+    private init(borrowing core: StoreCore) {
+        self.core = core
+        ownsCore = false
+    }
+
+    /// Releases every instance the store keeps, outside its lock; see `StoreCore.close()`.
+    deinit {
+        if ownsCore { core.close() }
     }
 
     /// The process-wide store that ``shared`` falls back to outside any `execute(_:)`.
@@ -164,6 +161,11 @@ public final class DependencyStore {
 
     /// The store bound by `execute` for the current task (or thread, outside tasks).
     @TaskLocal static var current: DependencyStore?
+
+    /// The store a property bound to `core` resolves through: the store itself while it exists.
+    static func resolving(through core: StoreCore) -> DependencyStore {
+        core.store ?? DependencyStore(borrowing: core)
+    }
 
     /// Whether this is the process-wide root store.
     var isRoot: Bool {

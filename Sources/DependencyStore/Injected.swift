@@ -17,6 +17,12 @@
 /// its first read, exactly once, even when many threads read it for the first time together.
 /// Later reads return the same value.
 ///
+/// Until its first read the property keeps its store alive, so `let model = store.execute {
+/// Model() }` works however early `store` is released; after it, it holds only its value. A
+/// property created while a store builds an instance it keeps (in a `.singleton`'s initialiser)
+/// holds only what that store resolves with, so the store and its instances can be freed; see
+/// "When a store goes" in `Docs/Lifetimes.md`.
+///
 /// `Injected` is `Sendable` when its value is, so it can be used in a `Sendable` struct, an actor,
 /// a `@MainActor` class or a plain class alike.
 ///
@@ -29,13 +35,14 @@
 /// > factory takes arguments cannot be injected: resolve it with `resolve(_:arguments:)`.
 @propertyWrapper
 public final class Injected<T> {
-    private let store: DependencyStore
     private let name: String?
     private let declaration: SourceLocation
-    private let state = Lock(InjectedState.unresolved)
+    /// What the first read resolves from; read and cleared only inside `gate`.
+    @exclusivity(unchecked)
+    private var binding: InjectedBinding
     /// The value once resolved, read without a lock.
     private let slot = PublishedSlot()
-    private let resolutionGate = Lock()
+    private let gate = Gate()
 
     /// Binds the property to the current ``DependencyStore/shared``.
     ///
@@ -50,7 +57,8 @@ public final class Injected<T> {
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-        store = DependencyStore.shared
+        let store = DependencyStore.shared
+        binding = InjectedBinding(store)
         self.name = name
         declaration = SourceLocation(fileID: fileID, line: line)
         if let verifier = store.verifier {
@@ -63,8 +71,10 @@ public final class Injected<T> {
         if let published = slot.published {
             return published.assumingMemoryBound(to: T.self).pointee
         }
-        return resolveOnce(state: state, gate: resolutionGate, publishingIn: slot) {
-            store.resolve(T.self, name: name, arguments: .none, requester: .injectedProperty(declaration))
+        return resolveOnce(gate: gate, publishingIn: slot, type: T.self, name: name, declaration: declaration) {
+            let value = binding.store.resolve(T.self, name: name, arguments: .none, requester: .injectedProperty(declaration))
+            binding = .resolved
+            return value
         }
     }
 }

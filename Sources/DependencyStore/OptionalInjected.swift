@@ -22,13 +22,14 @@
 /// > missing registration that the dependency's own factory resolves still traps.
 @propertyWrapper
 public final class OptionalInjected<T> {
-    private let store: DependencyStore
     private let name: String?
     private let declaration: SourceLocation
-    private let state = Lock(InjectedState.unresolved)
+    /// What the first read resolves from; read and cleared only inside `gate`.
+    @exclusivity(unchecked)
+    private var binding: InjectedBinding
     /// The value once resolved, read without a lock.
     private let slot = PublishedSlot()
-    private let resolutionGate = Lock()
+    private let gate = Gate()
 
     /// Binds the property to the current ``DependencyStore/shared``.
     ///
@@ -42,7 +43,8 @@ public final class OptionalInjected<T> {
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-        store = DependencyStore.shared
+        let store = DependencyStore.shared
+        binding = InjectedBinding(store)
         self.name = name
         declaration = SourceLocation(fileID: fileID, line: line)
         if let verifier = store.verifier {
@@ -56,8 +58,10 @@ public final class OptionalInjected<T> {
         if let published = slot.published {
             return published.assumingMemoryBound(to: T?.self).pointee
         }
-        return resolveOnce(state: state, gate: resolutionGate, publishingIn: slot) {
-            store.resolveIfRegistered(T.self, name: name, requester: .injectedProperty(declaration))
+        return resolveOnce(gate: gate, publishingIn: slot, type: T.self, name: name, declaration: declaration) {
+            let value = binding.store.resolveIfRegistered(T.self, name: name, requester: .injectedProperty(declaration))
+            binding = .resolved
+            return value
         }
     }
 }

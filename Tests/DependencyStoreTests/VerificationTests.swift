@@ -35,8 +35,8 @@ private func registerSampleApp(in store: DependencyStore, instancesBuilt: Counte
     // 2. A cycle.
     store.register(CycleA.self) { store in CycleA(store.resolve()) }
     store.register(CycleB.self) { store in CycleB(store.resolve()) }
-    // 3. A singleton presenter holding a session-scoped repository, and a singleton cache holding
-    //    a unique clock through @Injected: both captive.
+    // 3. A singleton presenter holding a session-scoped repository: captive. A singleton cache
+    //    holding a unique clock through @Injected: captive only under the strict rule.
     store.register(UserRepository.self, scope: .session) { store in UserRepository(store.resolve()) }
     store.register(Presenter.self, scope: .singleton) { store in instancesBuilt.increment(); return Presenter(store.resolve()) }
     store.register(FixedClock(1), for: Clock.self)
@@ -62,11 +62,54 @@ struct VerificationTests {
             "missing: AppCoordinator -> PriceFetcher -> Networking",
             "cycle: CycleA -> CycleB -> CycleA",
             "missing: Uploader -> Storage",
-            "captive: Cache -> Clock",
             "captive: Presenter -> UserRepository",
         ])
         #expect(report.skipped.map(\.description) == ["Greeter"])
         #expect(report.verifiedCount == 11)
+    }
+
+    @Test("the strict captive rule also reports a unique instance that a singleton holds")
+    func strictCaptives() {
+        let store = DependencyStore()
+        registerSampleApp(in: store)
+
+        let report = store.verify(captives: .strict)
+
+        let captives = report.problems.filter { $0.kind == .captive }
+        #expect(captives.map { $0.path.map(\.description) } == [["Cache", "Clock"], ["Presenter", "UserRepository"]])
+        #expect(captives[0].description.hasPrefix("captive: Cache (.singleton) holds Clock (.unique), so that instance lives as long as Cache does"))
+        #expect(captives[0].description.hasSuffix("(Reported by the strict captive rule.)"))
+    }
+
+    @Test("the seed's idiom, a shared instance registered as .unique and held by a singleton, verifies clean")
+    func seedIdiomIsNotCaptive() {
+        let store = DependencyStore()
+        let shared = LiveNetworking()
+        store.register(shared, for: Networking.self)
+        store.register(PriceFetcher.self, scope: .singleton) { store in PriceFetcher(networking: store.resolve()) }
+        store.register(Cache(), for: Cache.self, scope: .singleton)
+        store.register(FixedClock(1), for: Clock.self)
+
+        #expect(store.verify().isClean)
+        #expect(store.verify(captives: .strict).problems.map(\.kind) == [.captive, .captive])
+    }
+
+    @Test("a scoped lifetime held past its end is captive under both rules: .weak in a singleton, one custom scope in another")
+    func scopedCaptives() {
+        let store = DependencyStore()
+        store.register(Logger.self, scope: .weak) { _ in Logger() }
+        store.register(Analytics.self, scope: .singleton) { store in Analytics(store.resolve()) }
+        store.register(UserRepository.self, scope: .cart) { store in UserRepository(store.resolve()) }
+        store.register(Presenter.self, scope: .session) { store in Presenter(store.resolve()) }
+
+        for rule in [CaptiveRule.scoped, .strict] {
+            let found = store.verify(captives: rule).problems.map { $0.path.map(\.description).joined(separator: " -> ") }
+            #expect(found.sorted() == [
+                "Analytics -> Logger",
+                "Presenter -> UserRepository",
+                "UserRepository -> Logger",
+            ])
+        }
     }
 
     @Test("each report line names the problem, the path and the fix")
@@ -77,16 +120,15 @@ struct VerificationTests {
         let lines = store.verify().description.split(separator: "\n").map(String.init)
 
         #expect(lines[0].hasPrefix("verify(): the store created at DependencyStoreTests/VerificationTests.swift:"))
-        #expect(lines[0].hasSuffix(": checked 11 registrations, 5 problems."))
+        #expect(lines[0].hasSuffix(": checked 11 registrations, 4 problems."))
         #expect(lines[1].hasPrefix("- missing: AppCoordinator -> PriceFetcher -> Networking (not registered). Fix: register Networking"))
         #expect(lines[2].hasPrefix("- cycle: CycleA -> CycleB -> CycleA. Fix: break the loop"))
         #expect(lines[3].hasPrefix("- missing: Uploader -> Storage (not registered, by the @Injected property at DependencyStoreTests/VerificationTests.swift:"))
-        #expect(lines[4].hasPrefix("- captive: Cache (.singleton) holds Clock (.unique), so that instance lives as long as Cache does"))
-        #expect(lines[5].hasPrefix("- captive: Presenter (.singleton) holds UserRepository (Scope(\"session\"))"))
-        #expect(lines[5].contains("Fix: register UserRepository with Presenter's scope or a longer one"))
-        #expect(lines[6].hasPrefix("Skipped, as their factories take arguments"))
-        #expect(lines[7].hasPrefix("- Greeter, registered at DependencyStoreTests/VerificationTests.swift:"))
-        #expect(lines.count == 8)
+        #expect(lines[4].hasPrefix("- captive: Presenter (.singleton) holds UserRepository (Scope(\"session\"))"))
+        #expect(lines[4].contains("Fix: register UserRepository with Presenter's scope or a longer one"))
+        #expect(lines[5].hasPrefix("Skipped, as their factories take arguments"))
+        #expect(lines[6].hasPrefix("- Greeter, registered at DependencyStoreTests/VerificationTests.swift:"))
+        #expect(lines.count == 7)
     }
 
     @Test("verification builds in a copy: the store keeps no instance and no singleton is created in it")
@@ -159,8 +201,8 @@ struct VerificationTests {
         #expect(report.graph.nodes.map(\.description).sorted() == ["Clock", "Session"])
     }
 
-    @Test("a registration whose build was abandoned is not reported again through another")
-    func abandonedBuildsAreReportedOnce() {
+    @Test("a build that needs what a stopped build holds is reported at once, with the real cause")
+    func buildsBlockedByAStoppedBuildNameItsCause() {
         let store = DependencyStore()
         store.register(PriceFetcher.self, scope: .singleton) { store in PriceFetcher(networking: store.resolve()) }
         store.register(AppCoordinator.self) { store in AppCoordinator(fetcher: store.resolve()) }
@@ -169,12 +211,69 @@ struct VerificationTests {
             return Banner(greeting: FixedGreeting("x"), clock: FixedClock(0))
         }
 
+        // Waiting on the stopped build's gate would end in a time-out after 30 s, and show.
+        let report = store.verify(timeout: 30)
+
+        // AppCoordinator comes first and stops in the PriceFetcher singleton's build (whose gate
+        // its parked thread still holds); Banner needs that singleton and is told why at once.
+        let found = report.problems.map { "\($0.kind): " + $0.path.map(\.description).joined(separator: " -> ") }
+        #expect(found == [
+            "missing: AppCoordinator -> PriceFetcher -> Networking",
+            "failed: Banner -> PriceFetcher",
+        ])
+        #expect(report.problems[1].description == "failed: Banner -> PriceFetcher: needs PriceFetcher, whose build "
+            + "stopped on another problem of this report (missing: AppCoordinator -> PriceFetcher -> Networking). "
+            + "Fix: fix that problem; this one goes with it.")
+    }
+
+    @Test("a build that reads an @Injected property a stopped build holds is reported at once, not as a time-out")
+    func buildsBlockedOnAPropertyOfAStoppedBuildNameItsCause() {
+        let store = DependencyStore()
+        // One Cache singleton, whose clock property's first read stops on a missing Greeting.
+        store.register(Cache(), for: Cache.self, scope: .singleton)
+        store.register(Clock.self) { store in
+            _ = store.resolve(Greeting.self)
+            return FixedClock(0)
+        }
+        store.register(AppCoordinator.self) { store in
+            _ = store.resolve(Cache.self).clock
+            return AppCoordinator(fetcher: PriceFetcher(networking: LiveNetworking()))
+        }
+        store.register(Banner.self) { store in
+            Banner(greeting: FixedGreeting("x"), clock: store.resolve(Cache.self).clock)
+        }
+
+        let report = store.verify(timeout: 30)
+
+        let found = report.problems.map { "\($0.kind): " + $0.path.map(\.description).joined(separator: " -> ") }
+        #expect(found == [
+            "missing: AppCoordinator -> Clock -> Greeting",
+            "failed: Banner -> Clock",
+        ])
+        #expect(report.problems[1].description.contains("stopped on another problem of this report (missing: AppCoordinator -> Clock -> Greeting)"))
+        #expect(!report.problems.contains { $0.kind == .timedOut })
+    }
+
+    @Test("a chain 1,000 registrations deep is built once, link by link: verification is linear in its size")
+    func deepChainsAreVerifiedInLinearWork() {
+        let store = DependencyStore()
+        let builds = Counter()
+        let depth = 1_000
+        for link in 0..<depth {
+            store.register(Session.self, name: "\(link)") { store in
+                builds.increment()
+                if link + 1 < depth { _ = store.resolve(Session.self, name: "\(link + 1)") }
+                return Session(link)
+            }
+        }
+
         let report = store.verify()
 
-        // AppCoordinator comes first, abandons the PriceFetcher singleton (whose gate its parked
-        // thread still holds); Banner and PriceFetcher itself must neither report it again nor hang.
-        let found = report.problems.map { "\($0.kind): " + $0.path.map(\.description).joined(separator: " -> ") }
-        #expect(found == ["missing: AppCoordinator -> PriceFetcher -> Networking"])
+        #expect(report.isClean)
+        #expect(report.verifiedCount == depth)
+        #expect(report.graph.edges.count == depth - 1)
+        // Each factory ran once: verifying every link again as a root made this depth²/2.
+        #expect(builds.value == depth)
     }
 }
 

@@ -85,13 +85,45 @@ extension DependencyStore {
         lines.append("  Closed by: \(Diagnostics.describe(requester))")
         lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
         lines.append("")
-        lines.append("  To fix: break the cycle. Let one of these types take the other later instead of in its factory")
-        lines.append("  (an @Injected property is resolved on its first read, not when its owner is built), or move what")
-        lines.append("  they share into a third type that both depend on.")
+        lines += Diagnostics.cycleFix
 
         return ResolutionError(
             kind: .cycle,
             typeName: requested,
+            chain: chain,
+            description: lines.joined(separator: "\n")
+        )
+    }
+
+    /// The diagnostic for a thread that was about to wait for an instance (or an injected
+    /// property's value) that another thread is building, while that thread, directly or through
+    /// others, waits for this one: `waiters` starts with this thread, and each waits for what the
+    /// next one builds, the last for what this one builds.
+    static func crossThreadCycle(_ waiters: [WaitGraph.Waiter], requester: Requester) -> ResolutionError {
+        let awaited = waiters.map(\.subject.typeLabel)
+        // What this thread builds is what the last thread waits for.
+        let chain = [awaited.last!] + awaited
+        let count = waiters.count
+
+        var lines = ["DependencyStore: dependency cycle across threads: \(chain.joined(separator: " -> "))"]
+        lines.append("")
+        lines.append("  \(count) threads each wait for what the next one is building, so none of their factories could ever finish:")
+        for (index, waiter) in waiters.enumerated() {
+            let thread = index == 0 ? "Thread 1 (this one)" : "Thread \(index + 1)"
+            let building = waiter.chain.isEmpty
+                ? "(no factory: it is reading an @Injected property)"
+                : waiter.chain.map(Diagnostics.label(of:)).joined(separator: " -> ")
+            lines.append("  \(thread) is building: \(building)")
+            lines.append("    and waits for \(waiter.subject.label), which thread \(index + 1 == count ? 1 : index + 2) is building.")
+        }
+        lines.append("  Closed by: \(Diagnostics.describe(requester))")
+        lines.append("  On one thread this is the ordinary cycle trap; across threads it would hang both threads forever.")
+        lines.append("")
+        lines += Diagnostics.cycleFix
+
+        return ResolutionError(
+            kind: .cycle,
+            typeName: awaited[0],
             chain: chain,
             description: lines.joined(separator: "\n")
         )
@@ -162,6 +194,13 @@ extension DependencyStore {
 }
 
 enum Diagnostics {
+    /// How to fix a cycle, on one thread or across threads.
+    static let cycleFix = [
+        "  To fix: break the cycle. Let one of these types take the other later instead of in its factory",
+        "  (an @Injected property is resolved on its first read, not when its owner is built), or move what",
+        "  they share into a third type that both depend on.",
+    ]
+
     /// The fully qualified name of a type (`MyApp.PriceFetching`, `Swift.Optional<MyApp.Token>`).
     static func name(of type: Any.Type) -> String {
         String(reflecting: type)

@@ -53,8 +53,21 @@ final class Lock<State>: @unchecked Sendable {
         return try body(&state)
     }
 
+    /// Takes the lock if no other thread holds it, without waiting. For `Gate`, which must know
+    /// whether it is about to wait.
     @inline(__always)
-    fileprivate func lock() {
+    func tryLock() -> Bool {
+        #if canImport(os)
+        os_unfair_lock_trylock(mutex)
+        #else
+        pthread_mutex_trylock(mutex) == 0
+        #endif
+    }
+
+    /// Takes the lock, waiting as long as it takes. Prefer `withLock`; `Gate` holds a lock across
+    /// calls and pairs this with `unlock()` itself.
+    @inline(__always)
+    func lock() {
         #if canImport(os)
         os_unfair_lock_lock(mutex)
         #else
@@ -63,7 +76,7 @@ final class Lock<State>: @unchecked Sendable {
     }
 
     @inline(__always)
-    fileprivate func unlock() {
+    func unlock() {
         #if canImport(os)
         os_unfair_lock_unlock(mutex)
         #else

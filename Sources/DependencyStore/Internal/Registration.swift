@@ -162,7 +162,7 @@ private final class TypedInstanceBox<T>: InstanceBox {
 /// `gate` is held by the one thread building the instance, so that others asking at the same
 /// time wait for it instead of building their own.
 final class InstanceSlot {
-    let gate = Lock()
+    let gate = Gate()
     /// The instance of a `.singleton` or custom scope, in an `InstanceBox`.
     var box: AnyObject?
     /// The instance of a `.weak` scope: the object itself, held weakly.
@@ -176,11 +176,15 @@ final class InstanceSlot {
     @inline(__always)
     var kept: AnyObject? { box ?? object }
 
-    /// Drops the instance. Call with the owning store's lock held.
-    func discard() {
+    /// Forgets the instance and returns what the slot held strongly, for the caller to release
+    /// once it has dropped the store's lock (a `deinit` may resolve from the store). Call with the
+    /// owning store's lock held.
+    func discard() -> AnyObject? {
+        let released = box
         box = nil
         object = nil
         generation &+= 1
+        return released
     }
 }
 

@@ -50,6 +50,20 @@ final class ResolutionStack {
         frames.reserveCapacity(16)
     }
 
+    /// This thread, as `Gate` and `WaitGraph` name it: the stack's address, which is this
+    /// thread's for as long as the thread runs.
+    @inline(__always)
+    var identity: UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Whether this thread is running a factory of a registration that `core` keeps the instance
+    /// of (`.singleton`, a custom scope), anywhere on its chain: what it creates may end up in
+    /// that instance.
+    func isBuildingKeptInstance(in core: StoreCore) -> Bool {
+        frames.contains { $0.registration?.lifetime == .cached && $0.store.core === core }
+    }
+
     /// The store of the innermost frame, if this thread is inside a factory or a sync `execute`.
     var currentStore: DependencyStore? {
         frames.last?.store
@@ -64,7 +78,8 @@ final class ResolutionStack {
         while index > 0 {
             index -= 1
             let frame = frames[index]
-            if frame.registration === registration, frame.store === store { return index }
+            // By core: a store whose handle was released resolves through another handle.
+            if frame.registration === registration, frame.store.core === store.core { return index }
         }
         return nil
     }
@@ -95,14 +110,14 @@ final class ResolutionStack {
 
     /// The `.graph` instance of `registration` already built by this top-level resolution.
     func graphInstance(of registration: AnyRegistration, in store: DependencyStore) -> Any? {
-        graph[GraphKey(store: ObjectIdentifier(store), registration: ObjectIdentifier(registration))]?.instance
+        graph[GraphKey(store: ObjectIdentifier(store.core), registration: ObjectIdentifier(registration))]?.instance
     }
 
     /// Shares `instance` with the rest of this top-level resolution; a top-level resolve of a
     /// `.graph` registration has nobody to share with, so nothing is kept.
     func rememberInGraph(_ instance: Any, of registration: AnyRegistration, in store: DependencyStore) {
         guard isResolving else { return }
-        graph[GraphKey(store: ObjectIdentifier(store), registration: ObjectIdentifier(registration))] =
+        graph[GraphKey(store: ObjectIdentifier(store.core), registration: ObjectIdentifier(registration))] =
             (registration, instance)
     }
 }

@@ -1,9 +1,34 @@
-/// Who is resolving an injected property right now: the state shared by ``Injected`` and
-/// ``OptionalInjected``. Once resolved, the value is in the property's `PublishedSlot`.
-enum InjectedState {
-    case unresolved
-    /// Being resolved by the thread whose resolution stack has this identity.
-    case resolving(thread: ObjectIdentifier)
+/// What an injected property resolves from until its first read, and why it holds what it holds.
+enum InjectedBinding {
+    /// The store that was current when the property was created. Holding it keeps the store, and
+    /// the instances it keeps, alive until the first read, however early the code that made the
+    /// property lets go of the store (`let model = store.execute { Model() }`).
+    case store(DependencyStore)
+    /// The core of a store that was building an instance it keeps when the property was created:
+    /// the property most likely belongs to that instance, which the store holds, so holding the
+    /// store would keep both alive forever. The core resolves as the store does while the store
+    /// exists, and builds without keeping anything after it is released.
+    case core(StoreCore)
+    /// Resolved: the property holds nothing of the store any more.
+    case resolved
+
+    /// Binds to `store`, by the rule above.
+    init(_ store: DependencyStore) {
+        if let stack = ResolutionStack.currentIfCreated, stack.isBuildingKeptInstance(in: store.core) {
+            self = .core(store.core)
+        } else {
+            self = .store(store)
+        }
+    }
+
+    /// The store to resolve from; only called before the first read has resolved.
+    var store: DependencyStore {
+        switch self {
+        case .store(let store): store
+        case .core(let core): DependencyStore.resolving(through: core)
+        case .resolved: preconditionFailure("DependencyStore: an injected property resolved twice")
+        }
+    }
 }
 
 /// The first read of an injected property: `resolve` runs exactly once, even when many threads
@@ -13,30 +38,33 @@ enum InjectedState {
 ///
 /// `gate` is held by the one thread that runs `resolve`, so the others wait for its value instead
 /// of resolving their own. Holding it while the factory runs is safe: only readers of this one
-/// property wait on it, and they need exactly the value being built. The only way to wait forever
-/// is a dependency cycle spanning two threads, which on one thread is trapped (see below).
+/// property wait on it, and they need exactly the value being built. A reader that would wait
+/// for a thread that waits for it (a dependency cycle spanning threads) traps with both chains
+/// instead; on one thread, the store traps with the chain (see below).
 func resolveOnce<Value>(
-    state: Lock<InjectedState>,
-    gate: Lock<Void>,
+    gate: Gate,
     publishingIn slot: PublishedSlot,
+    type: Any.Type,
+    name: String?,
+    declaration: SourceLocation,
     _ resolve: () -> Value
 ) -> Value {
-    if case .resolving(let thread) = state.withLock({ $0 }), thread == ObjectIdentifier(ResolutionStack.current) {
+    let stack = ResolutionStack.current
+    if gate.isHeld(by: stack) {
         // This thread is inside this property's own resolution: the factory needs the value it is
         // building. Waiting for the gate would deadlock; resolving again lets the store detect
         // the cycle on this thread's chain and trap with the whole chain.
         return resolve()
     }
-    return gate.withLock {
-        if let published = slot.published {
-            return published.assumingMemoryBound(to: Value.self).pointee
-        }
-        let thread = ObjectIdentifier(ResolutionStack.current)
-        state.withLock { $0 = .resolving(thread: thread) }
-        let value = resolve()
-        // Exactly once: only the thread holding the gate that found nothing published gets here.
-        slot.publish(value)
-        state.withLock { $0 = .unresolved }
-        return value
+    if let refusal = gate.enter(on: stack, waitingFor: .property(type: type, name: name, declaration: declaration)) {
+        DependencyStore.refused(refusal, resolving: type, name: name, at: .injectedProperty(declaration))
     }
+    defer { gate.leave() }
+    if let published = slot.published {
+        return published.assumingMemoryBound(to: Value.self).pointee
+    }
+    let value = resolve()
+    // Exactly once: only the thread inside the gate that found nothing published gets here.
+    slot.publish(value)
+    return value
 }

@@ -20,6 +20,8 @@ final class Verifier {
     private let state = Lock(State())
     /// The timeout for one registration's build, in seconds.
     private let timeout: Double
+    /// Which captive dependencies the report lists.
+    private let captiveRule: CaptiveRule
 
     private struct State {
         var nodes: [NodeKey: DependencyGraph.Node] = [:]
@@ -27,9 +29,14 @@ final class Verifier {
         var edges: [EdgeKey: DependencyGraph.Edge] = [:]
         var edgeOrder: [EdgeKey] = []
         var problems: [VerificationProblem] = []
-        /// Registrations whose build was abandoned: a later resolve of one stops too, without a
-        /// second report of the same problem (and without waiting on a gate the parked worker holds).
-        var poisoned: Set<ObjectIdentifier> = []
+        /// Registrations whose build was abandoned, with the problem that stopped it: a later
+        /// resolve of one stops too, at once, reporting that cause (it would otherwise wait on a
+        /// gate the stopped worker holds).
+        var poisoned: [ObjectIdentifier: String] = [:]
+        /// Registrations resolved at least once: their factory ran (or their kept instance was
+        /// returned) and its edges are recorded, so verifying them again as a root would repeat
+        /// the work. Skipping them keeps verification linear in registrations and edges.
+        var resolved: Set<ObjectIdentifier> = []
         var finished = false
     }
 
@@ -45,8 +52,9 @@ final class Verifier {
         let isLazy: Bool
     }
 
-    init(timeout: Double) {
+    init(timeout: Double, captiveRule: CaptiveRule) {
         self.timeout = timeout
+        self.captiveRule = captiveRule
     }
 
     // MARK: - Running
@@ -57,21 +65,29 @@ final class Verifier {
         in copy: DependencyStore
     ) {
         for root in roots {
-            let skip = state.withLock { $0.poisoned.contains(ObjectIdentifier(root.registration)) }
+            let id = ObjectIdentifier(root.registration)
+            let skip = state.withLock { $0.poisoned[id] != nil || $0.resolved.contains(id) }
             if skip { continue }
             _ = node(for: root.registration)
             let worker = VerificationWorker(verifier: self)
             let done = worker.done
             startWorker {
-                ResolutionStack.current.verificationWorker = worker
+                let stack = ResolutionStack.current
+                stack.verificationWorker = worker
+                WaitGraph.workerStarted(worker, on: stack)
                 root.registration.resolveForVerification(in: copy, arguments: root.arguments)
+                WaitGraph.workerFinished(worker)
                 done.signal()
             }
             if done.wait(timeout: .now() + timeout) == .timedOut {
-                state.withLock { state in
-                    state.poisoned.insert(ObjectIdentifier(root.registration))
-                    state.problems.append(.timedOut(node(root.registration, in: &state), seconds: timeout))
+                let problem: VerificationProblem = state.withLock { state in
+                    let problem = VerificationProblem.timedOut(node(root.registration, in: &state), seconds: timeout)
+                    state.poisoned[id] = problem.summary
+                    state.problems.append(problem)
+                    return problem
                 }
+                // It still holds its gates: a later build that needs one is told at once.
+                WaitGraph.workerStopped(worker, cause: problem.summary)
             }
         }
         state.withLock { $0.finished = true }
@@ -85,7 +101,7 @@ final class Verifier {
                 nodes: state.nodeOrder.compactMap { state.nodes[$0] },
                 edges: state.edgeOrder.compactMap { state.edges[$0] }
             )
-            let problems = state.problems + Self.captives(in: graph)
+            let problems = state.problems + Self.captives(in: graph, rule: captiveRule)
             return VerificationReport(
                 storeDescription: store.description,
                 verifiedCount: verifiedCount,
@@ -99,18 +115,22 @@ final class Verifier {
     // MARK: - Hooks the store calls on a verification copy
 
     /// A resolve of `registration` is starting: records the edge from the registration being built
-    /// on this thread, and stops here when `registration` was abandoned before.
+    /// on this thread, and stops here, reporting the cause, when `registration` was abandoned
+    /// before.
     func willResolve(_ registration: AnyRegistration) {
         let requester = ResolutionStack.current.frames.last?.registration
-        let poisoned: Bool = state.withLock { state in
-            guard !state.finished else { return false }
+        let cause: String? = state.withLock { state in
+            guard !state.finished else { return nil }
             let to = node(registration, in: &state)
             if let requester {
                 addEdge(from: node(requester, in: &state).key, to: to.key, isLazy: false, in: &state)
             }
-            return state.poisoned.contains(ObjectIdentifier(registration))
+            state.resolved.insert(ObjectIdentifier(registration))
+            return state.poisoned[ObjectIdentifier(registration)]
         }
-        if poisoned, isWorkerThread { park(problem: nil) }
+        if let cause, isWorkerThread {
+            abort(blockedOn: (registration.type, registration.name), by: cause)
+        }
     }
 
     /// An `@Injected` (or `@OptionalInjected`) property was created while a factory ran: records
@@ -163,22 +183,43 @@ final class Verifier {
         park(problem: problem)
     }
 
+    /// Records that this worker needs `subject`, which a stopped worker holds (or whose build was
+    /// abandoned), because of `cause`, and parks the worker.
+    func abort(blockedOn subject: (type: Any.Type, name: String?), by cause: String) -> Never {
+        let chain = ResolutionStack.current.registrations()
+        let problem: VerificationProblem? = state.withLock { state in
+            guard !state.finished else { return nil }
+            var nodes = chain.map { node($0, in: &state) }
+            let blocked = state.nodes.values.first {
+                $0.scope != nil && $0.type == Diagnostics.shortName(of: subject.type) && $0.name == subject.name
+            }
+            if let blocked, nodes.last != blocked { nodes.append(blocked) }
+            return .blocked(nodes, by: cause)
+        }
+        park(problem: problem)
+    }
+
     // MARK: - Private
 
     /// Ends this worker's part: records `problem`, marks the chain abandoned, releases `verify()`
-    /// and blocks this thread for good.
+    /// and blocks this thread for good. Every parked worker has a problem of its own in the
+    /// report, and a later build that needs what it holds is reported at once, with its cause.
     private func park(problem: VerificationProblem?) -> Never {
         let stack = ResolutionStack.current
         let chain = stack.registrations()
+        let cause = problem?.summary ?? "an earlier problem"
         state.withLock { state in
             if let problem, !state.finished, !state.problems.contains(problem) {
                 state.problems.append(problem)
             }
-            for registration in chain {
-                state.poisoned.insert(ObjectIdentifier(registration))
+            for registration in chain where state.poisoned[ObjectIdentifier(registration)] == nil {
+                state.poisoned[ObjectIdentifier(registration)] = cause
             }
         }
-        stack.verificationWorker?.done.signal()
+        if let worker = stack.verificationWorker {
+            WaitGraph.workerStopped(worker, cause: cause)
+            worker.done.signal()
+        }
         let never = DispatchSemaphore(value: 0)
         while true { never.wait() }
     }
@@ -225,7 +266,13 @@ final class Verifier {
         #else
         var thread = pthread_t()
         #endif
-        let result = pthread_create(&thread, nil, runWorker, context)
+        // A deep chain of factories recurses once per link: give workers room for thousands of
+        // links (Darwin's default for a secondary thread is 512 KiB, enough for a few hundred).
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, Self.workerStackSize)
+        let result = pthread_create(&thread, &attributes, runWorker, context)
         precondition(result == 0, "DependencyStore.verify(): could not start a thread (pthread_create returned \(result))")
         #if canImport(Darwin)
         pthread_detach(thread!)
@@ -234,11 +281,14 @@ final class Verifier {
         #endif
     }
 
+    private static let workerStackSize = 16 << 20
+
     // MARK: - Captive dependencies
 
     /// Every instance the store keeps (`.singleton`, custom scopes) that holds, directly or through
-    /// instances built for it alone (`.unique`, `.graph`), one that should live less long.
-    static func captives(in graph: DependencyGraph) -> [VerificationProblem] {
+    /// instances built for it alone (`.unique`, `.graph`), one that should live less long, as
+    /// `rule` defines it.
+    static func captives(in graph: DependencyGraph, rule: CaptiveRule) -> [VerificationProblem] {
         var outgoing: [DependencyGraph.Node: [DependencyGraph.Node]] = [:]
         for edge in graph.edges {
             outgoing[edge.from, default: []].append(edge.to)
@@ -251,8 +301,8 @@ final class Verifier {
                 let path = paths.removeFirst()
                 for next in outgoing[path.last!] ?? [] where visited.insert(next).inserted {
                     guard let scope = next.scope else { continue }
-                    if Self.outlives(holder.scope!, scope) {
-                        problems.append(.captive(path + [next]))
+                    if Self.outlives(holder.scope!, scope, rule: rule) {
+                        problems.append(.captive(path + [next], rule: rule))
                     }
                     // A unique or graph instance is owned by whoever holds it: follow its edges.
                     if scope.kind == .unique || scope.kind == .graph {
@@ -272,8 +322,15 @@ final class Verifier {
     }
 
     /// Whether an instance of `holder`'s scope, holding one of `held`'s, keeps it too long.
-    private static func outlives(_ holder: Scope, _ held: Scope) -> Bool {
+    ///
+    /// By default only a *scoped* lifetime held by a longer-lived holder counts, as .NET's scope
+    /// validation defines it: a custom scope (ended by `reset`) or `.weak` (ended when its last
+    /// holder lets go) that a kept instance would hold past its end. A `.unique` or `.graph`
+    /// instance promises no end, so a singleton holding one is the seed's ordinary idiom
+    /// (`register(Service.shared, for: ...)` is `.unique`). `.strict` reports those too.
+    private static func outlives(_ holder: Scope, _ held: Scope, rule: CaptiveRule) -> Bool {
         switch (holder.kind, held.kind) {
+        case (_, .unique), (_, .graph): rule == .strict
         case (.singleton, .singleton): false
         case (.singleton, _): true
         case (.custom(let a), .custom(let b)): a != b

@@ -1,8 +1,8 @@
 extension DependencyStore {
     /// Builds every registration once, in a throw-away copy of this store, and reports what is
     /// wired wrong: missing registrations (with the path that needs them), cycles, and captive
-    /// dependencies (a `.singleton` or custom-scoped instance holding one that should live less
-    /// long).
+    /// dependencies (a `.singleton` or custom-scoped instance holding one whose scope ends sooner;
+    /// see ``CaptiveRule``).
     ///
     /// ```swift
     /// let report = DependencyStore.shared.verify()
@@ -19,7 +19,11 @@ extension DependencyStore {
     ///   for a registration, though it is not resolved).
     /// - A resolve that would trap (missing, cycle, wrong arguments) is recorded instead. Factories
     ///   run on threads of the verifier's own, and a factory stopped that way can never return,
-    ///   so its thread is left blocked for the life of the process; it holds only the copy.
+    ///   so its thread is left blocked for the life of the process; it holds only the copy. There
+    ///   is at most one such thread per problem reported: a later build that needs what a stopped
+    ///   one holds is reported at once, with that cause.
+    /// - A registration built as a dependency of an earlier one is not built again, so the work
+    ///   grows with the number of registrations and edges.
     /// - Registrations whose factory takes arguments are skipped unless `sampleArguments` gives
     ///   them some.
     ///
@@ -33,10 +37,16 @@ extension DependencyStore {
     ///   - sampleArguments: Arguments for registrations whose factory takes them.
     ///   - timeout: How long one registration's build may take, in seconds, before it is reported
     ///     as `.timedOut` and verification goes on without it.
+    ///   - captives: Which captive dependencies to report: ``CaptiveRule/scoped`` (the default)
+    ///     or ``CaptiveRule/strict``.
     /// - Returns: The report: ``VerificationReport/isClean`` when nothing is wrong.
-    public func verify(sampleArguments: [SampleArguments] = [], timeout: Double = 5) -> VerificationReport {
+    public func verify(
+        sampleArguments: [SampleArguments] = [],
+        timeout: Double = 5,
+        captives: CaptiveRule = .scoped
+    ) -> VerificationReport {
         precondition(timeout > 0, "DependencyStore.verify(): the timeout must be positive, not \(timeout)")
-        let verifier = Verifier(timeout: timeout)
+        let verifier = Verifier(timeout: timeout, captiveRule: captives)
         let copy = DependencyStore(verificationCopyOf: self, verifier: verifier)
         // In a stable order: by the name a reader sees, then the full name and where registered.
         let registrations = copy.registry.withLock(\.all).map { registration in

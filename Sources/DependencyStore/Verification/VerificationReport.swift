@@ -1,4 +1,4 @@
-/// What ``DependencyStore/verify(sampleArguments:timeout:)`` found: the problems, the
+/// What ``DependencyStore/verify(sampleArguments:timeout:captives:)`` found: the problems, the
 /// registrations it could not build without arguments, and the graph it observed.
 ///
 /// ```swift
@@ -45,7 +45,7 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     }
 }
 
-/// One thing wrong with a store's wiring, as ``DependencyStore/verify(sampleArguments:timeout:)``
+/// One thing wrong with a store's wiring, as ``DependencyStore/verify(sampleArguments:timeout:captives:)``
 /// reports it.
 public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
@@ -54,10 +54,12 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
         case missing
         /// A factory needs, through its dependencies, the instance it is building.
         case cycle
-        /// An instance the store keeps (`.singleton` or a custom scope) holds one that should live
-        /// less long: `.unique`, `.graph`, `.weak`, or another custom scope.
+        /// An instance the store keeps (`.singleton` or a custom scope) holds one whose scope ends
+        /// sooner: `.weak`, or another custom scope; with ``CaptiveRule/strict``, also `.unique`
+        /// and `.graph`.
         case captive
-        /// A resolve inside a factory failed for another reason (wrong arguments, say).
+        /// A resolve inside a factory failed for another reason (wrong arguments, say), or needed
+        /// what a build stopped by another problem holds.
         case failed
         /// A factory did not return within the timeout.
         case timedOut
@@ -94,7 +96,24 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
         )
     }
 
-    static func captive(_ path: [DependencyGraph.Node]) -> Self {
+    /// The problem in a few words, for the report of a build that needed what this one stopped:
+    /// `missing: A -> B -> C`.
+    var summary: String {
+        "\(kind): " + path.map(\.description).joined(separator: " -> ")
+    }
+
+    static func blocked(_ path: [DependencyGraph.Node], by cause: String) -> Self {
+        let chain = path.map(\.description).joined(separator: " -> ")
+        let needed = path.last.map { "\($0)" } ?? "a dependency"
+        return Self(
+            kind: .failed,
+            path: path,
+            description: "failed: \(chain): needs \(needed), whose build stopped on another problem of this "
+                + "report (\(cause)). Fix: fix that problem; this one goes with it."
+        )
+    }
+
+    static func captive(_ path: [DependencyGraph.Node], rule: CaptiveRule) -> Self {
         let holder = path.first!, held = path.last!
         let via = path.count > 2
             ? " through " + path.dropFirst().dropLast().map(\.labelWithScope).joined(separator: " -> ")
@@ -105,7 +124,7 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
             description: "captive: \(holder.labelWithScope) holds \(held.labelWithScope)\(via), so that instance "
                 + "lives as long as \(holder) does, not as its scope says. Fix: register \(held) with \(holder)'s "
                 + "scope or a longer one, give \(holder) the shorter scope, or resolve \(held) where it is used "
-                + "instead of keeping it."
+                + "instead of keeping it." + (rule == .strict ? " (Reported by the strict captive rule.)" : "")
         )
     }
 

@@ -1,0 +1,78 @@
+/// What a ``DependencyStore`` resolves with: its registrations, the instances it keeps for them,
+/// its parent and its name in diagnostics.
+///
+/// The store a user holds is a handle over its core. The split is what lets a store be freed:
+/// an instance the store keeps (a `.singleton`, say) may have `@Injected` properties, and a
+/// property must be able to resolve after its owner was built. If such a property held the store,
+/// the store would hold the instance, the instance the property and the property the store: none
+/// would ever be freed. So a property created while the store builds an instance it keeps holds
+/// only this core, and when the last user of the handle lets go, the handle *closes* the core:
+/// every kept instance is released (outside the lock, so their `deinit` may resolve), and the
+/// core keeps nothing from then on. What is left is freed with the last property that holds it.
+final class StoreCore {
+    /// Everything the store knows, behind its one lock.
+    let registry = Lock(Registry())
+    /// The store that resolves what this one does not register itself, if any.
+    let parent: DependencyStore?
+    /// What diagnostics call the store.
+    let origin: DependencyStore.Origin
+    /// Set on the throw-away copy `verify()` builds in, and only there.
+    let verifier: Verifier?
+    /// The store this is the core of, while it exists. Set once, by the store's initialiser,
+    /// before the store is handed to anyone.
+    weak var store: DependencyStore?
+
+    init(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) {
+        self.origin = origin
+        self.parent = parent
+        self.verifier = verifier
+    }
+
+    struct Registry {
+        /// Registrations without a name, by `ObjectIdentifier` of the type they are for: the
+        /// dictionary the common resolve reads.
+        var unnamed: [ObjectIdentifier: AnyRegistration] = [:]
+        var named: [NamedKey: AnyRegistration] = [:]
+        /// This store's own instances of cached-scope registrations it inherited from an ancestor,
+        /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
+        /// identifier cannot be reused while the entry exists.
+        var inheritedSlots: [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] = [:]
+        /// Set when the store is released: from then on a cached scope builds for the one resolve
+        /// that asks and keeps nothing, so nothing can tie the core to an instance again.
+        var isClosed = false
+
+        var all: [AnyRegistration] {
+            Array(unnamed.values) + Array(named.values)
+        }
+
+        /// Every slot of the store, with the registration it keeps an instance of.
+        var slots: [(registration: AnyRegistration, slot: InstanceSlot)] {
+            all.compactMap { registration in registration.slot.map { (registration, $0) } } + inheritedSlots.values
+        }
+
+        /// The registration for `type` and `name`: the unnamed dictionary when there is no name.
+        @inline(__always)
+        subscript(type: ObjectIdentifier, name: String?) -> AnyRegistration? {
+            get {
+                if let name { named[NamedKey(type: type, name: name)] } else { unnamed[type] }
+            }
+            set {
+                if let name { named[NamedKey(type: type, name: name)] = newValue } else { unnamed[type] = newValue }
+            }
+        }
+    }
+
+    /// Releases every instance the store keeps and keeps none from now on: called when the store
+    /// is released. The instances are released after the lock is dropped, so a `deinit` that
+    /// resolves from this store completes.
+    func close() {
+        let released: [AnyObject] = registry.withLock { registry in
+            registry.isClosed = true
+            return registry.slots.compactMap { $0.slot.discard() }
+        }
+        // Dropped here, with no lock held: their deinits may resolve through this core.
+        _ = released
+    }
+}
+
+extension StoreCore: @unchecked Sendable {}
