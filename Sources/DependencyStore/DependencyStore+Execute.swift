@@ -22,6 +22,15 @@ extension DependencyStore {
     /// child tasks created inside inherit it; `Task.detached`, GCD queues and threads you start
     /// yourself do not (see `Docs/Testing.md` for how to hand the store over).
     ///
+    /// > Important: The binding belongs to the calling thread while the closure is on its stack,
+    /// > so it covers everything that thread runs in the meantime, not only your code. If the
+    /// > closure spins a run loop (`RunLoop.main.run(until:)`, or XCTest's `wait(for:timeout:)`,
+    /// > which does), main-queue blocks and timers that other code scheduled run inside it, and
+    /// > `@Injected` properties they create bind to this store. In tests, prefer the async form,
+    /// > ``execute(isolation:_:)``, with `await fulfillment(of:)`, which binds a task, not a
+    /// > thread; `DependencyStoreTestCase` runs main-queue work left over from before a test
+    /// > before it makes the test's store current.
+    ///
     /// - Parameter initializations: The code to run against this store.
     /// - Returns: What `initializations` returns.
     /// - Throws: What `initializations` throws, after the previous store is restored.

@@ -1,4 +1,5 @@
 import DependencyStore
+import Foundation
 import XCTest
 
 /// An `XCTestCase` whose every test runs against a store of its own, so test cases never see each
@@ -22,6 +23,12 @@ import XCTest
 /// the live store), filled by ``registerDependencies(in:)``, and runs inside its `execute`:
 /// ``DependencyStore/shared`` is ``store`` in the test, in `setUp`/`tearDown`, and in tasks an
 /// `async` test creates.
+///
+/// > Note: That `execute` is the synchronous one, so its store is also current for whatever the
+/// > main thread runs while the test is on it: main-queue blocks and timers that run when the test
+/// > waits (XCTest's `wait(for:timeout:)` and the wait of an `async` test spin the run loop).
+/// > Work left over from before the test is run first, against the store that was current
+/// > before it; work other code schedules during the test binds to ``store``.
 open class DependencyStoreTestCase: XCTestCase {
     private var currentStore: DependencyStore?
 
@@ -46,6 +53,13 @@ open class DependencyStoreTestCase: XCTestCase {
     override open func invokeTest() {
         let store = makeStore()
         registerDependencies(in: store)
+        // The test runs inside a synchronous execute, whose binding covers whatever the main
+        // thread runs meanwhile: main-queue work left over from an earlier test would bind its
+        // @Injected properties to this test's store the first time the test spins the run loop
+        // (XCTest's wait does). Run it now, against the store that was current before the test.
+        if Thread.isMainThread {
+            RunLoop.main.run(until: Date())
+        }
         currentStore = store
         defer { currentStore = nil }
         store.execute {

@@ -182,3 +182,31 @@ struct OuterHolder: Sendable {
     private(set) var values: [Int] = []
     func record(_ value: Int) { values.append(value) }
 }
+
+/// Reads its text from the store current when it is created.
+final class InjectedLabel {
+    @Injected var text: String
+}
+
+@Suite struct SynchronousExecuteBindingTests {
+    @Test func workTheThreadRunsWhileASynchronousExecuteIsOnItsStackSeesThatStore() {
+        // What execute's documentation says: the binding is the thread's while the closure runs,
+        // so a block another piece of code scheduled on this thread's run loop, run by a spin
+        // inside the closure, binds to the store.
+        let seen = Recorded<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let outer = DependencyStore()
+            outer.register("outer", for: String.self)
+            let inner = DependencyStore()
+            inner.register("inner", for: String.self)
+            outer.execute {
+                RunLoop.current.perform { seen.set(InjectedLabel().text) }   // other code, earlier
+                inner.execute { RunLoop.current.run(until: Date()) }
+            }
+            done.signal()
+        }.start()
+        done.wait()
+        #expect(seen.value == "inner")
+    }
+}

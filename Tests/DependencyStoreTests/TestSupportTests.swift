@@ -210,3 +210,40 @@ final class XCTAssertVerifiedTests: XCTestCase {
         XCTAssertTrue(recorded.first?.description.contains("missing: Banner -> Greeting (not registered)") == true)
     }
 }
+
+/// Main-queue work scheduled before a test of `DependencyStoreTestCase` runs against the store that
+/// was current then, not against the test's store when the test spins the run loop.
+final class LeftoverMainQueueWorkTests: DependencyStoreTestCase {
+    private static let seen = Recorded<String?>(nil)
+
+    override class func setUp() {
+        super.setUp()
+        DependencyStore.shared.register(LeftoverLabel(text: "root"), for: LeftoverLabel.self)
+    }
+
+    override func makeStore() -> DependencyStore {
+        // Other code, before the test runs, schedules work that creates an @Injected property.
+        Self.seen.set(nil)
+        DispatchQueue.main.async { Self.seen.set(LeftoverReader().label.text) }
+        return DependencyStore()
+    }
+
+    override func registerDependencies(in store: DependencyStore) {
+        store.register(LeftoverLabel(text: "test"), for: LeftoverLabel.self)
+    }
+
+    func testWorkLeftOverFromBeforeTheTestDoesNotBindToItsStore() {
+        // What XCTest's wait(for:timeout:) does: spin the main run loop.
+        RunLoop.main.run(until: Date())
+        XCTAssertEqual(Self.seen.value, "root")
+        XCTAssertEqual(LeftoverReader().label.text, "test", "the test itself still resolves from its store")
+    }
+}
+
+struct LeftoverLabel: Sendable {
+    let text: String
+}
+
+final class LeftoverReader {
+    @Injected var label: LeftoverLabel
+}

@@ -182,7 +182,9 @@ struct VerificationTests {
         #expect(names.value == ["Ada"])
         #expect(withSample.skipped.map(\.description) == ["Greeting"])
         #expect(withSample.problems.map(\.kind) == [.failed])
-        #expect(withSample.problems.first?.description.hasPrefix("failed: Banner: DependencyStore: wrong arguments for 'DependencyStoreTests.Greeting'") == true,
+        // The dependent first, the registration whose resolve failed last.
+        #expect(withSample.problems.first?.path.map(\.description) == ["Banner", "Greeting"])
+        #expect(withSample.problems.first?.description.hasPrefix("failed: Banner -> Greeting: DependencyStore: wrong arguments for 'DependencyStoreTests.Greeting'") == true,
                 "\(withSample)")
     }
 

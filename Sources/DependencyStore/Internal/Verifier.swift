@@ -177,7 +177,9 @@ final class Verifier {
                 } ?? 0
                 return .cycle(Array(nodes[start...]) + [nodes[start]])
             case .wrongArguments, .invalidScope:
-                return .failed(nodes, message: error.description)
+                // The registration whose resolve failed is not on the chain (it was refused before
+                // its factory ran, or after it returned): it ends the path, after its dependent.
+                return .failed(withRegistrationOf(subject, appendedTo: nodes, in: &state), message: error.description)
             }
         }
         park(problem: problem)
@@ -189,14 +191,25 @@ final class Verifier {
         let chain = ResolutionStack.current.registrations()
         let problem: VerificationProblem? = state.withLock { state in
             guard !state.finished else { return nil }
-            var nodes = chain.map { node($0, in: &state) }
-            let blocked = state.nodes.values.first {
-                $0.scope != nil && $0.type == Diagnostics.shortName(of: subject.type) && $0.name == subject.name
-            }
-            if let blocked, nodes.last != blocked { nodes.append(blocked) }
+            let nodes = withRegistrationOf(subject, appendedTo: chain.map { node($0, in: &state) }, in: &state)
             return .blocked(nodes, by: cause)
         }
         park(problem: problem)
+    }
+
+    /// `path`, ending with the node of the registration for `subject` (once), if one was met.
+    private func withRegistrationOf(
+        _ subject: (type: Any.Type, name: String?),
+        appendedTo path: [DependencyGraph.Node],
+        in state: inout State
+    ) -> [DependencyGraph.Node] {
+        let type = Diagnostics.shortName(of: subject.type)
+        let nodes = state.nodes
+        let registered = state.nodeOrder.lazy.compactMap { nodes[$0] }.first {
+            $0.scope != nil && $0.type == type && $0.name == subject.name
+        }
+        guard let registered, path.last != registered else { return path }
+        return path + [registered]
     }
 
     // MARK: - Private
