@@ -48,9 +48,9 @@ public final class DependencyStore {
     /// library makes for a core whose store is gone does not close it.
     private let ownsCore: Bool
 
-    /// Everything the store knows, behind its one lock.
-    @inline(__always)
-    var registry: Lock<StoreCore.Registry> { core.registry }
+    /// Everything the store knows, behind its one lock: the core's, held here too so that a
+    /// resolve reads it without going through the core.
+    let registry: Lock<StoreCore.Registry>
 
     /// The store that resolves what this one does not register itself, if any.
     public var parent: DependencyStore? { core.parent }
@@ -58,9 +58,9 @@ public final class DependencyStore {
     /// What diagnostics call this store.
     var origin: Origin { core.origin }
 
-    /// Set on the throw-away copy `verify()` builds in, and only there.
-    @inline(__always)
-    var verifier: Verifier? { core.verifier }
+    /// Set on the throw-away copy `verify()` builds in, and only there. The core's, held here
+    /// too for the same reason as `registry`.
+    let verifier: Verifier?
 
     enum Origin {
         case root
@@ -84,8 +84,9 @@ public final class DependencyStore {
     ///   - line: The line where the store is created. Leave the default.
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
         core = StoreCore(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: nil, verifier: nil)
+        registry = core.registry
+        self.verifier = core.verifier
         ownsCore = true
-        core.store = self
     }
 
     /// Creates a store layered over `parent`: what it registers itself wins, and everything else
@@ -111,20 +112,24 @@ public final class DependencyStore {
     ///   - line: The line where the store is created. Leave the default.
     public init(parent: DependencyStore, fileID: StaticString = #fileID, line: UInt = #line) {
         core = StoreCore(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: parent, verifier: nil)
+        registry = core.registry
+        self.verifier = core.verifier
         ownsCore = true
-        core.store = self
     }
 
     init(origin: Origin, verifier: Verifier? = nil) {
         core = StoreCore(origin: origin, parent: nil, verifier: verifier)
+        registry = core.registry
+        self.verifier = core.verifier
         ownsCore = true
-        core.store = self
     }
 
-    /// A handle for `core` whose store was released: what resolves for an `@Injected` property of
-    /// an instance that store kept, read for the first time after the store went.
+    /// A handle for `core` that does not own it: what an `@Injected` property of an instance the
+    /// store keeps resolves through on its first read, while the store exists and after it went.
     private init(borrowing core: StoreCore) {
         self.core = core
+        registry = core.registry
+        self.verifier = core.verifier
         ownsCore = false
     }
 
@@ -162,9 +167,10 @@ public final class DependencyStore {
     /// The store bound by `execute` for the current task (or thread, outside tasks).
     @TaskLocal static var current: DependencyStore?
 
-    /// The store a property bound to `core` resolves through: the store itself while it exists.
+    /// The store a property bound to `core` resolves through: a handle of its own over the same
+    /// registrations and kept instances, which does not close the core when it goes.
     static func resolving(through core: StoreCore) -> DependencyStore {
-        core.store ?? DependencyStore(borrowing: core)
+        DependencyStore(borrowing: core)
     }
 
     /// Whether this is the process-wide root store.

@@ -18,9 +18,10 @@ final class StoreCore {
     let origin: DependencyStore.Origin
     /// Set on the throw-away copy `verify()` builds in, and only there.
     let verifier: Verifier?
-    /// The store this is the core of, while it exists. Set once, by the store's initialiser,
-    /// before the store is handed to anyone.
-    weak var store: DependencyStore?
+    // No reference back to the store: a weak one would give every store a side-table reference
+    // count, and each retain and release of a store (every `execute`, most resolves) would take
+    // the slow path, about 150 instructions. A property bound to the core resolves through a
+    // handle of its own over the same core instead (`DependencyStore.resolving(through:)`).
 
     init(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) {
         self.origin = origin
