@@ -1,5 +1,6 @@
 // Registrations whose factories need values only known at the call site (a window, a date, an
-// identifier), and the resolves that pass them. One, two and three arguments, as overloads rather
+// identifier), and the resolves that pass them. One, two and three arguments (four to nine are in
+// DependencyStore+ManyArguments.swift), as overloads rather
 // than parameter packs: packs in escaping closures need runtime support that older Apple OSes
 // lack, and this package supports iOS 13.
 

@@ -111,6 +111,9 @@ extension DependencyStore {
             registry[ObjectIdentifier(T.self), registration.name] = registration
             return replaced
         }
+        if let replaced {
+            core.forgetInDescendants(replaced)
+        }
         // The replaced registration, and the instance it kept, are released here, with the lock
         // dropped: an instance's deinit may resolve from this store.
         _ = replaced

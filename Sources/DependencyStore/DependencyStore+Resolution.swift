@@ -118,6 +118,9 @@ extension DependencyStore {
                 fail(error, resolving: type, name: name, at: requester)
             }
         case nil:
+            if let handle = type as? any DependencyHandle.Type, handle.isResolvable(in: self, name: name) {
+                return resolveHandle(handle, as: type, name: name, requester: requester)
+            }
             return nil
         }
     }
@@ -142,7 +145,19 @@ extension DependencyStore {
         case .found(let found):
             return try resolve(found, as: type, arguments: arguments, requester: requester)
         case nil:
+            if let handle = type as? any DependencyHandle.Type {
+                return try handle.make(in: self, name: name, requester: requester) as! T
+            }
             throw missingRegistration(of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
+        }
+    }
+
+    /// A `Provider` or `Lazy` for a registered type (`isResolvable` said so).
+    private func resolveHandle<T>(_ handle: any DependencyHandle.Type, as type: T.Type, name: String?, requester: Requester) -> T {
+        do {
+            return try handle.make(in: self, name: name, requester: requester) as! T
+        } catch {
+            fail(error, resolving: type, name: name, at: requester)
         }
     }
 
@@ -207,22 +222,30 @@ extension DependencyStore {
     private func findInherited(_ key: ObjectIdentifier, name: String?) -> Found? {
         var ancestor = parent
         while let store = ancestor {
-            if let registration = store.ownRegistration(for: key, name: name) {
-                guard registration.slot != nil else {
-                    return Found(registration: registration, slot: nil, kept: nil)
-                }
-                return registry.withLock { registry in
-                    let id = ObjectIdentifier(registration)
-                    // The entry keeps its registration alive, so `id` names this one while it exists.
-                    if let slot = registry.inheritedSlots[id]?.slot {
-                        return Found(registration: registration, slot: slot, kept: slot.kept)
-                    }
-                    let slot = InstanceSlot()
-                    registry.inheritedSlots[id] = (registration, slot)
-                    return Found(registration: registration, slot: slot, kept: nil)
-                }
+            guard let registration = store.ownRegistration(for: key, name: name) else {
+                ancestor = store.parent
+                continue
             }
-            ancestor = store.parent
+            guard registration.slot != nil else {
+                return Found(registration: registration, slot: nil, kept: nil)
+            }
+            let found: Found? = registry.withLock { registry in
+                let id = ObjectIdentifier(registration)
+                // The entry keeps its registration alive, so `id` names this one while it exists.
+                if let slot = registry.inheritedSlots[id]?.slot {
+                    return Found(registration: registration, slot: slot, kept: slot.kept)
+                }
+                // Only for a registration the ancestor still has: one replaced since the lookup
+                // above has had this store's slots for it purged, and a slot made now would keep
+                // its instance for ever. (This store's lock, then the ancestor's: a purge never
+                // holds both.)
+                guard store.ownRegistration(for: key, name: name) === registration else { return nil }
+                let slot = InstanceSlot()
+                registry.inheritedSlots[id] = (registration, slot)
+                return Found(registration: registration, slot: slot, kept: nil)
+            }
+            // `nil`: replaced meanwhile; look again, from the same ancestor.
+            if let found { return found }
         }
         return nil
     }

@@ -115,6 +115,7 @@ public final class DependencyStore {
         registry = core.registry
         self.verifier = core.verifier
         ownsCore = true
+        parent.registry.withLock { [core] in $0.addChild(core) }
     }
 
     init(origin: Origin, verifier: Verifier? = nil) {

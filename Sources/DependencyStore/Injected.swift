@@ -36,7 +36,8 @@
 @propertyWrapper
 public final class Injected<T> {
     private let name: String?
-    private let declaration: SourceLocation
+    /// Who resolves: this property on its first read, or the `Lazy` handle made of it.
+    private let requester: Requester
     /// What the first read resolves from; read and cleared only inside `gate`.
     @exclusivity(unchecked)
     private var binding: InjectedBinding
@@ -56,13 +57,17 @@ public final class Injected<T> {
     ///     unnamed one.
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
-    public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-        let store = DependencyStore.shared
+    public convenience init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
+        self.init(boundTo: DependencyStore.shared, name: name, requester: .injectedProperty(SourceLocation(fileID: fileID, line: line)))
+    }
+
+    /// Binds to `store`, for `requester`: how `Lazy` handles resolve exactly as a property does.
+    init(boundTo store: DependencyStore, name: String?, requester: Requester) {
         binding = InjectedBinding(store)
         self.name = name
-        declaration = SourceLocation(fileID: fileID, line: line)
+        self.requester = requester
         if let verifier = store.verifier {
-            verifier.declared(T.self, name: name, optional: false, in: store, at: declaration)
+            verifier.declared(T.self, name: name, optional: false, in: store, at: requester.location)
         }
     }
 
@@ -71,8 +76,8 @@ public final class Injected<T> {
         if let published = slot.published {
             return published.assumingMemoryBound(to: T.self).pointee
         }
-        return resolveOnce(gate: gate, publishingIn: slot, type: T.self, name: name, declaration: declaration) {
-            let value = binding.store.resolve(T.self, name: name, arguments: .none, requester: .injectedProperty(declaration))
+        return resolveOnce(gate: gate, publishingIn: slot, type: T.self, name: name, requester: requester) {
+            let value = binding.store.resolve(T.self, name: name, arguments: .none, requester: requester)
             binding = .resolved
             return value
         }

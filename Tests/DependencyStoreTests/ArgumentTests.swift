@@ -61,7 +61,43 @@ final class Screen2 {
         )
     }
 
+    @Test func fourToNineArgumentsReachTheFactoryInOrder() {
+        let store = DependencyStore()
+        store.register(Greeting.self, name: "4") { (_, a: String, b: Int, c: Double, d: Bool) in
+            FixedGreeting("\(a) \(b) \(c) \(d)")
+        }
+        store.register(Greeting.self, name: "5", scope: .singleton) { (_, a: Int, b: Int, c: Int, d: Int, e: String) in
+            FixedGreeting("\(a + b + c + d) \(e)")
+        }
+        store.register(Greeting.self, name: "9") {
+            (store, a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int, h: Int, i: Window?) in
+            FixedGreeting("\([a, b, c, d, e, f, g, h].map(String.init).joined()) \(i == nil) \(store.resolve(Clock.self).now)")
+        }
+        store.register(FixedClock(7), for: Clock.self)
+
+        #expect(store.resolve(Greeting.self, name: "4", arguments: "a", 2, 3.5, true).text == "a 2 3.5 true")
+        #expect(store.resolve(Greeting.self, name: "5", arguments: 1, 2, 3, 4, "x").text == "10 x")
+        #expect(store.resolve(Greeting.self, name: "5", arguments: 9, 9, 9, 9, "y").text == "10 x", "kept by its scope")
+        #expect(store.resolve(Greeting.self, name: "9", arguments: 1, 2, 3, 4, 5, 6, 7, 8, nil as Window?).text == "12345678 true 7")
+    }
+
     #if os(macOS) || os(Linux) || os(Windows)
+    @Test func sixArgumentsOfTheWrongTypesTrapWithExpectedAndGiven() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let store = DependencyStore()
+                store.register(Greeting.self) { (_, a: String, b: Int, c: Int, d: Int, e: Int, f: Int) in FixedGreeting(a) }
+                _ = store.resolve(Greeting.self, arguments: "x", 1, 2, 3, 4, "5")
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains(
+            "wrong arguments for 'DependencyStoreTests.Greeting': expected (Swift.String, Swift.Int, Swift.Int, Swift.Int, Swift.Int, Swift.Int), "
+                + "given (Swift.String, Swift.Int, Swift.Int, Swift.Int, Swift.Int, Swift.String)."
+        ))
+        #expect(stderr.contains("resolve(Greeting.self, arguments: <String>, <Int>, <Int>, <Int>, <Int>, <Int>)"))
+    }
+
     @Test func argumentsOfTheWrongTypesTrapWithExpectedAndGiven() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -126,3 +126,92 @@ import Testing
         #expect(kinds.value == [.cycle])
     }
 }
+
+@Suite struct ParentReRegistrationTests {
+    @Test func aParentsReRegistrationReleasesWhatAChildKeptFromTheOldOne() {
+        let parent = DependencyStore()
+        parent.register(Session.self, scope: .singleton) { _ in Session(1) }
+        let child = DependencyStore(parent: parent)
+        let old = WeakBox(child.resolve(Session.self))
+
+        parent.register(Session.self, scope: .singleton) { _ in Session(2) }
+
+        #expect(child.resolve(Session.self).number == 2)
+        #expect(old.object == nil, "the child let go of the old registration's instance")
+        for n in 3...1_002 {
+            parent.register(Session.self, scope: .singleton) { _ in Session(n) }
+            #expect(child.resolve(Session.self).number == n)
+        }
+        #expect(child.reset(.singleton) == 1, "only the instance a resolve could still return is counted")
+    }
+
+    @Test func itReachesGrandchildrenAndChildrenMadeBeforeAndAfter() {
+        let root = DependencyStore()
+        root.register(Session.self, scope: .session) { _ in Session(1) }
+        let early = DependencyStore(parent: root)
+        let grandchild = DependencyStore(parent: early)
+        let olds = [WeakBox(early.resolve(Session.self)), WeakBox(grandchild.resolve(Session.self))]
+
+        root.register(Session.self, scope: .session) { _ in Session(2) }
+        let late = DependencyStore(parent: root)
+        let lateGrandchild = DependencyStore(parent: late)
+
+        #expect(olds.allSatisfy { $0.object == nil })
+        for store in [early, grandchild, late, lateGrandchild] {
+            #expect(store.resolve(Session.self).number == 2)
+            #expect(store.reset(.session) == 1)
+        }
+    }
+
+    @Test func aChildsOwnRegistrationIsNotTouched() {
+        let parent = DependencyStore()
+        parent.register(Session.self, scope: .singleton) { _ in Session(1) }
+        let child = DependencyStore(parent: parent)
+        child.register(Session.self, scope: .singleton) { _ in Session(10) }
+        let own = child.resolve(Session.self)
+
+        parent.register(Session.self, scope: .singleton) { _ in Session(2) }
+
+        #expect(child.resolve(Session.self) === own)
+    }
+
+    @Test func replacementsRacingResolvesThroughManyChildrenLeaveOnlyCurrentInstances() {
+        let parent = DependencyStore()
+        let built = Recorded<[WeakBox<Session>]>([])
+        let register: @Sendable (Int) -> Void = { n in
+            parent.register(Session.self, scope: .singleton) { _ in
+                let session = Session(n)
+                built.update { $0.append(WeakBox(session)) }
+                return session
+            }
+        }
+        register(0)
+        let children = (0..<8).map { _ in DependencyStore(parent: parent) }
+        let grandchildren = children.map { DependencyStore(parent: $0) }
+        let stores = children + grandchildren
+        let rounds = 5
+        let perRound = 400
+        let replacements = rounds * perRound
+        let wrong = Counter()
+
+        onManyThreads(threads: stores.count + 1, rounds: rounds) { round, thread in
+            if thread == stores.count {
+                for n in 1...perRound { register(round * perRound + n) }
+            } else {
+                for _ in 0..<300 {
+                    let number = stores[thread].resolve(Session.self).number
+                    if !(0...replacements).contains(number) { wrong.increment() }
+                }
+            }
+        }
+
+        #expect(wrong.value == 0)
+        // Every store keeps at most the current registration's instance: nothing older survives.
+        let alive = built.value.compactMap(\.object)
+        #expect(alive.allSatisfy { $0.number == replacements }, "\(alive.map(\.number))")
+        #expect(alive.count <= stores.count)
+        for store in stores {
+            #expect(store.resolve(Session.self).number == replacements)
+        }
+    }
+}

@@ -247,6 +247,8 @@ enum Diagnostics {
             "resolve at \(location)"
         case .injectedProperty(let location):
             "the @Injected property declared at \(location), on its first read"
+        case .lazyHandle(let location):
+            "the Lazy handle resolved at \(location), on its first use"
         }
     }
 

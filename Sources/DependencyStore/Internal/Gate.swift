@@ -73,8 +73,8 @@ extension Gate: @unchecked Sendable {}
 enum WaitSubject {
     /// The instance of a cached-scope registration, being built in `store`.
     case instance(AnyRegistration, store: DependencyStore)
-    /// The first value of an injected property.
-    case property(type: Any.Type, name: String?, declaration: SourceLocation)
+    /// The first value of an injected property (or a `Lazy` handle), for `requester`.
+    case property(type: Any.Type, name: String?, requester: Requester)
 
     /// The type (and name) awaited: `MyApp.Greeting (named "formal")`.
     var typeLabel: String {
@@ -89,8 +89,10 @@ enum WaitSubject {
         switch self {
         case .instance(let registration, let store):
             "'\(Diagnostics.label(of: registration))' in \(store)"
-        case .property(let type, let name, let declaration):
-            "the first read of the @Injected property declared at \(declaration) ('\(Diagnostics.label(of: type, name: name))')"
+        case .property(let type, let name, .lazyHandle(let location)):
+            "the first use of the Lazy handle resolved at \(location) ('\(Diagnostics.label(of: type, name: name))')"
+        case .property(let type, let name, let requester):
+            "the first read of the @Injected property declared at \(requester.location) ('\(Diagnostics.label(of: type, name: name))')"
         }
     }
 }

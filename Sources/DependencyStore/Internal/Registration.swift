@@ -202,10 +202,12 @@ enum Requester {
     case call(SourceLocation)
     /// The first read of an `@Injected` property declared at this place.
     case injectedProperty(SourceLocation)
+    /// The first use of a `Lazy` handle resolved at this place.
+    case lazyHandle(SourceLocation)
 
     var location: SourceLocation {
         switch self {
-        case .call(let location), .injectedProperty(let location): location
+        case .call(let location), .injectedProperty(let location), .lazyHandle(let location): location
         }
     }
 }

@@ -46,7 +46,7 @@ func resolveOnce<Value>(
     publishingIn slot: PublishedSlot,
     type: Any.Type,
     name: String?,
-    declaration: SourceLocation,
+    requester: Requester,
     _ resolve: () -> Value
 ) -> Value {
     let stack = ResolutionStack.current
@@ -56,8 +56,8 @@ func resolveOnce<Value>(
         // the cycle on this thread's chain and trap with the whole chain.
         return resolve()
     }
-    if let refusal = gate.enter(on: stack, waitingFor: .property(type: type, name: name, declaration: declaration)) {
-        DependencyStore.refused(refusal, resolving: type, name: name, at: .injectedProperty(declaration))
+    if let refusal = gate.enter(on: stack, waitingFor: .property(type: type, name: name, requester: requester)) {
+        DependencyStore.refused(refusal, resolving: type, name: name, at: requester)
     }
     defer { gate.leave() }
     if let published = slot.published {

@@ -41,6 +41,21 @@ final class StoreCore {
         /// Set when the store is released: from then on a cached scope builds for the one resolve
         /// that asks and keeps nothing, so nothing can tie the core to an instance again.
         var isClosed = false
+        /// The cores of the stores layered over this one, held weakly: a replaced registration
+        /// must reach the instances they keep for it.
+        var children: [WeakCore] = []
+        /// When `children` is compacted next: stores come and go (one per test), and their
+        /// entries should not pile up.
+        var childrenCompactionThreshold = 16
+
+        /// Adds a child, dropping the entries of children that are gone now and then.
+        mutating func addChild(_ core: StoreCore) {
+            if children.count >= childrenCompactionThreshold {
+                children.removeAll { $0.core == nil }
+                childrenCompactionThreshold = max(16, 2 * children.count)
+            }
+            children.append(WeakCore(core: core))
+        }
 
         var all: [AnyRegistration] {
             Array(unnamed.values) + Array(named.values)
@@ -63,6 +78,26 @@ final class StoreCore {
         }
     }
 
+    /// Makes every store layered over this one, at any depth, forget what it built and keeps for
+    /// `registration`, which this store no longer has: the next resolve through them builds from
+    /// the registration that replaced it. Releases those instances with no lock held.
+    func forgetInDescendants(_ registration: AnyRegistration) {
+        let id = ObjectIdentifier(registration)
+        var released: [AnyObject] = []
+        var pending = registry.withLock { registry in registry.children.compactMap(\.core) }
+        while let child = pending.popLast() {
+            child.registry.withLock { registry in
+                pending += registry.children.compactMap(\.core)
+                if let entry = registry.inheritedSlots.removeValue(forKey: id) {
+                    released.append(entry.slot)
+                    if let box = entry.slot.discard() { released.append(box) }
+                }
+            }
+        }
+        // Dropped here, with no lock held: their deinits may resolve.
+        _ = released
+    }
+
     /// Releases every instance the store keeps and keeps none from now on: called when the store
     /// is released. The instances are released after the lock is dropped, so a `deinit` that
     /// resolves from this store completes.
@@ -77,3 +112,8 @@ final class StoreCore {
 }
 
 extension StoreCore: @unchecked Sendable {}
+
+/// A child store's core, held weakly by its parent's.
+struct WeakCore {
+    weak var core: StoreCore?
+}

@@ -166,7 +166,9 @@ final class Verifier {
             let nodes = chain.map { node($0, in: &state) }
             switch error.kind {
             case .notRegistered:
-                let missing = missingNode(subject.type, name: subject.name, in: &state)
+                // For a Provider or Lazy, what is missing is what it resolves.
+                let type = (subject.type as? any DependencyHandle.Type)?.valueType ?? subject.type
+                let missing = missingNode(type, name: subject.name, in: &state)
                 if let last = nodes.last {
                     addEdge(from: last.key, to: missing.key, isLazy: false, in: &state)
                 }
@@ -244,12 +246,15 @@ final class Verifier {
     private func node(_ registration: AnyRegistration, in state: inout State) -> DependencyGraph.Node {
         let key = NodeKey.registration(ObjectIdentifier(registration))
         if let existing = state.nodes[key] { return existing }
+        // Described as the store lists it (`DependencyStore.registrations`): one source for the
+        // listing, these nodes and the pictures drawn from them.
+        let entry = RegisteredDependency(registration, hasKeptInstance: false, inheritedFrom: nil)
         let node = DependencyGraph.Node(
             key: key,
-            type: Diagnostics.shortName(of: registration.type),
-            name: registration.name,
-            scope: registration.scope,
-            registeredAt: registration.location.description
+            type: entry.type,
+            name: entry.name,
+            scope: entry.scope,
+            registeredAt: entry.registeredAt
         )
         state.nodes[key] = node
         state.nodeOrder.append(key)

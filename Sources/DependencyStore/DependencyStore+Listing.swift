@@ -1,0 +1,54 @@
+extension DependencyStore {
+    /// What this store resolves: its own registrations and those of its parents that it does not
+    /// override, in a stable order (by type, then name), each with its scope, argument types,
+    /// where it was registered, whether an instance is kept, and which store it comes from.
+    ///
+    /// The text form is ``debugDescription``, which `debugPrint(store)` and the debugger show:
+    ///
+    /// ```swift
+    /// debugPrint(store)
+    /// // the store created at App/Main.swift:3 (over the root store): 2 registrations
+    /// // - Networking, .singleton, registered at App/Main.swift:4, instance kept
+    /// // - PriceFetching, .singleton, registered at App/Wiring.swift:11, from the root store
+    /// ```
+    ///
+    /// Where "why is the mock not used?" starts: a mock registered for the wrong type, or under
+    /// a name, shows up here beside the live registration it was meant to replace.
+    public var registrations: [RegisteredDependency] {
+        // An inherited registration's instance is kept in this store's own slot for it.
+        let keptInherited: Set<ObjectIdentifier> = registry.withLock { registry in
+            Set(registry.inheritedSlots.compactMap { $0.value.slot.kept == nil ? nil : $0.key })
+        }
+        var listed: [RegisteredDependency] = []
+        var seen: Set<ListingKey> = []
+        for store in sequence(first: self, next: \.parent) {
+            let inheritedFrom = store === self ? nil : store.description
+            listed += store.registry.withLock { registry in
+                registry.all.compactMap { registration in
+                    // A nearer store's registration of the same type and name hides this one.
+                    guard seen.insert(ListingKey(type: ObjectIdentifier(registration.type), name: registration.name)).inserted
+                    else { return nil }
+                    let kept = inheritedFrom == nil
+                        ? registration.slot?.kept != nil
+                        : keptInherited.contains(ObjectIdentifier(registration))
+                    return RegisteredDependency(registration, hasKeptInstance: kept, inheritedFrom: inheritedFrom)
+                }
+            }
+        }
+        return listed.sorted { ($0.type, $0.name ?? "", $0.registeredAt) < ($1.type, $1.name ?? "", $1.registeredAt) }
+    }
+
+    private struct ListingKey: Hashable {
+        let type: ObjectIdentifier
+        let name: String?
+    }
+}
+
+extension DependencyStore: CustomDebugStringConvertible {
+    /// The store's name and its ``registrations``, one a line.
+    public var debugDescription: String {
+        let entries = registrations
+        let count = entries.count == 1 ? "1 registration" : "\(entries.count) registrations"
+        return (["\(self): \(count)"] + entries.map { "- \($0)" }).joined(separator: "\n")
+    }
+}

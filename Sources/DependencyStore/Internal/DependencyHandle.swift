@@ -1,0 +1,32 @@
+/// A type the store makes for any registered dependency without a registration of its own:
+/// ``Provider`` and ``Lazy``. Asked for only when a resolve finds no registration, so resolves
+/// of registered types pay nothing for it.
+protocol DependencyHandle {
+    /// Makes the handle for `store`, or throws the missing-registration diagnostic when nothing
+    /// is registered for what it would resolve (so it fails where it is resolved, not later).
+    static func make(in store: DependencyStore, name: String?, requester: Requester) throws(ResolutionError) -> Self
+
+    /// Whether `store` (or a parent) registers what the handle resolves.
+    static func isResolvable(in store: DependencyStore, name: String?) -> Bool
+
+    /// What the handle resolves: what is missing when it cannot be made.
+    static var valueType: Any.Type { get }
+}
+
+extension DependencyHandle {
+    /// Checks that `store` registers `value` (with `name`) and records the handle for
+    /// verification, which follows it as it follows an `@Injected` property: a lazy edge.
+    static func prepare<Value>(
+        _ value: Value.Type,
+        in store: DependencyStore,
+        name: String?,
+        requester: Requester
+    ) throws(ResolutionError) {
+        guard store.isRegistered(value, name: name) else {
+            throw store.missingRegistration(of: value, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
+        }
+        if let verifier = store.verifier {
+            verifier.declared(value, name: name, optional: false, in: store, at: requester.location)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// A handle that resolves its `Value` once, on first use, and returns that same value afterwards:
+/// inject it to defer an expensive service, or to break a cycle in constructor injection.
+///
+/// The store makes one for any registered type, without a registration of its own:
+///
+/// ```swift
+/// final class Checkout {
+///     private let payments: Lazy<PaymentService>    // built only if the user pays
+///     init(payments: Lazy<PaymentService>) { self.payments = payments }
+///
+///     func pay() { payments.value.charge() }
+/// }
+///
+/// store.register(Checkout.self) { store in Checkout(payments: store.resolve()) }
+/// ```
+///
+/// It resolves exactly once, even when many threads use it first together, from the store that
+/// resolved the handle (a test's store, a child store), like an ``Injected`` property; copies of a
+/// handle share its value. Two services that need each other can each take a `Lazy` of the other:
+/// neither resolve happens while the other is being built, so that is not a cycle, and `verify()`
+/// does not report it as one.
+///
+/// > Important: Resolving a lazy handle for a type nothing registers traps there, with the usual
+/// > diagnostic; `resolveIfRegistered(Lazy<T>.self)` returns `nil` instead.
+public struct Lazy<Value> {
+    private let property: Injected<Value>
+
+    /// The value: resolved on first use, the same afterwards.
+    public var value: Value {
+        property.wrappedValue
+    }
+}
+
+extension Lazy: DependencyHandle {
+    static func make(in store: DependencyStore, name: String?, requester: Requester) throws(ResolutionError) -> Self {
+        try prepare(Value.self, in: store, name: name, requester: requester)
+        return Self(property: Injected(boundTo: store, name: name, requester: .lazyHandle(requester.location)))
+    }
+
+    static func isResolvable(in store: DependencyStore, name: String?) -> Bool {
+        store.isRegistered(Value.self, name: name)
+    }
+
+    static var valueType: Any.Type { Value.self }
+}
+
+extension Lazy: @unchecked Sendable where Value: Sendable {}

@@ -1,0 +1,74 @@
+/// A handle that resolves a new `Value` each time it is called, as its registration's scope says:
+/// inject it where code needs many instances, or needs one later, without holding the store.
+///
+/// The store makes one for any registered type, without a registration of its own: resolve it,
+/// or inject it, and call it.
+///
+/// ```swift
+/// final class SessionFactory {
+///     private let makeSession: Provider<Session>
+///     init(makeSession: Provider<Session>) { self.makeSession = makeSession }
+///
+///     func logIn() -> Session { makeSession() }   // a new Session (if it is .unique)
+/// }
+///
+/// store.register(SessionFactory.self) { store in SessionFactory(makeSession: store.resolve()) }
+/// ```
+///
+/// Each call is a resolve of `Value` from the store that resolved the provider (a test's store, a
+/// child store), with the name it was resolved with, so a `.singleton` gives the same instance
+/// every time and a `.unique` a new one. It is bound like an ``Injected`` property: it does not
+/// keep alive a store that keeps the instance holding it.
+///
+/// A call made inside a factory, while a resolve runs on that thread, is part of that resolve
+/// and shares its `.graph` instances (Swinject's rule). A call made later is a top-level resolve
+/// of its own: the graph of the resolve that made the provider is over by then, and keeping it
+/// for the provider would keep its instances alive with it.
+///
+/// > Important: Resolving a provider for a type nothing registers traps there, with the usual
+/// > diagnostic; `resolveIfRegistered(Provider<T>.self)` returns `nil` instead.
+public struct Provider<Value> {
+    private let binding: InjectedBinding
+    private let name: String?
+    private let requester: Requester
+
+    /// Resolves a `Value`: the instance its scope keeps, or a new one.
+    public func callAsFunction() -> Value {
+        binding.store.resolve(Value.self, name: name, arguments: .none, requester: requester)
+    }
+
+    /// Resolves a `Value` whose factory takes one argument.
+    public func callAsFunction<A>(arguments argument: A) -> Value {
+        binding.store.resolve(Value.self, name: name, arguments: .some(values: argument, types: A.self, count: 1), requester: requester)
+    }
+
+    /// Resolves a `Value` whose factory takes two arguments.
+    public func callAsFunction<A1, A2>(arguments first: A1, _ second: A2) -> Value {
+        binding.store.resolve(
+            Value.self, name: name, arguments: .some(values: (first, second), types: (A1, A2).self, count: 2), requester: requester
+        )
+    }
+
+    /// Resolves a `Value` whose factory takes three arguments.
+    public func callAsFunction<A1, A2, A3>(arguments first: A1, _ second: A2, _ third: A3) -> Value {
+        binding.store.resolve(
+            Value.self, name: name, arguments: .some(values: (first, second, third), types: (A1, A2, A3).self, count: 3),
+            requester: requester
+        )
+    }
+}
+
+extension Provider: DependencyHandle {
+    static func make(in store: DependencyStore, name: String?, requester: Requester) throws(ResolutionError) -> Self {
+        try prepare(Value.self, in: store, name: name, requester: requester)
+        return Self(binding: InjectedBinding(store), name: name, requester: requester)
+    }
+
+    static func isResolvable(in store: DependencyStore, name: String?) -> Bool {
+        store.isRegistered(Value.self, name: name)
+    }
+
+    static var valueType: Any.Type { Value.self }
+}
+
+extension Provider: @unchecked Sendable where Value: Sendable {}

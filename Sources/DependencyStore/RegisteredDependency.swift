@@ -1,0 +1,47 @@
+/// One registration as a store lists it: see ``DependencyStore/registrations``.
+///
+/// ```swift
+/// for entry in store.registrations where entry.inheritedFrom == nil {
+///     print(entry)   // PriceFetching, .singleton, registered at App/Wiring.swift:11, instance kept
+/// }
+/// ```
+public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible {
+    /// The type, as Swift prints it: `PriceFetching`.
+    public let type: String
+    /// The name it is registered under, if any.
+    public let name: String?
+    /// Its scope.
+    public let scope: Scope
+    /// The types of the arguments its factory takes, in order (`["String", "Int"]`); empty for a
+    /// factory that takes none.
+    public let argumentTypes: [String]
+    /// Where it was registered: `App/Wiring.swift:11`.
+    public let registeredAt: String
+    /// Whether the store keeps a built instance of it now (a `.singleton`, `.weak` or custom scope
+    /// that was resolved through this store and not reset since).
+    public let hasKeptInstance: Bool
+    /// The store it is registered in, when that is an ancestor of the listed store (as
+    /// diagnostics name it); `nil` for the listed store's own registrations.
+    public let inheritedFrom: String?
+
+    init(_ registration: AnyRegistration, hasKeptInstance: Bool, inheritedFrom: String?) {
+        type = Diagnostics.shortName(of: registration.type)
+        name = registration.name
+        scope = registration.scope
+        argumentTypes = registration.argumentTypes?.map(Diagnostics.shortName(of:)) ?? []
+        registeredAt = registration.location.description
+        self.hasKeptInstance = hasKeptInstance
+        self.inheritedFrom = inheritedFrom
+    }
+
+    /// `Greeting (named "formal"), .unique, arguments (String, Int), registered at
+    /// App/Wiring.swift:12, instance kept, from the root store`: the parts that apply.
+    public var description: String {
+        var parts = [name.map { "\(type) (named \"\($0)\")" } ?? type, scope.description]
+        if !argumentTypes.isEmpty { parts.append("arguments (\(argumentTypes.joined(separator: ", ")))") }
+        parts.append("registered at \(registeredAt)")
+        if hasKeptInstance { parts.append("instance kept") }
+        if let inheritedFrom { parts.append("from \(inheritedFrom)") }
+        return parts.joined(separator: ", ")
+    }
+}
