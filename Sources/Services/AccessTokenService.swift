@@ -16,51 +16,53 @@ public protocol AccessTokenServiceType: Sendable {
     func accessToken() throws(AccessTokenError) -> AccessToken
 }
 
-/// An access token, which knows how to show itself without giving itself away.
-public struct AccessToken: Sendable, Equatable {
-    /// The whole token.
-    public let value: String
-
-    public init(_ value: String) {
-        self.value = value
-    }
-
-    /// The token with its middle hidden, `sk-1…f9c2`: enough to tell two tokens apart, not enough
-    /// to use one. Tokens shorter than 12 characters are hidden whole.
-    public var masked: String {
-        guard value.count >= 12 else { return String(repeating: "•", count: value.count) }
-        return "\(value.prefix(4))…\(value.suffix(4))"
-    }
-}
-
-/// Why there is no access token to use.
+/// Why there is no access token to use. Each description is one line, safe to show on a
+/// terminal, and never quotes the token.
 public enum AccessTokenError: Error, Equatable, CustomStringConvertible {
     /// Neither the environment variable nor the token file has a token.
     case notFound(environmentVariable: String, tokenFile: String)
-    /// The token file can be read by group or others, so the token may have leaked.
-    case insecureFile(path: String, permissions: String)
+    /// The token file can be read by group or others, so the token may have leaked. When the
+    /// path is a symbolic link, `linkTarget` is the file it leads to, whose permissions these are.
+    case insecureFile(path: String, permissions: String, linkTarget: String? = nil)
     /// The token file exists but could not be read.
     case unreadable(path: String, reason: String)
+    /// What was found is not a token (see ``AccessToken/problem(with:)``); `source` is the
+    /// environment variable or the token file it came from.
+    case invalidToken(source: String, reason: String)
 
     public var description: String {
         switch self {
         case .notFound(let variable, let file):
-            "no access token: \(variable) is not set and \(file) does not exist "
+            "no access token: \(variable) is not set and \(file.terminalSafe()) does not exist "
                 + "(set \(variable), or write the token to that file with permissions 600)"
-        case .insecureFile(let path, let permissions):
-            "refusing the token file \(path): its permissions are \(permissions), so group or others can read it "
-                + "(run chmod 600 \(path))"
+        case .insecureFile(let path, let permissions, nil):
+            "refusing the token file \(path.terminalSafe()): its permissions are \(permissions), "
+                + "so group or others can read it (run chmod 600 \(path.terminalSafe()))"
+        case .insecureFile(let path, let permissions, let target?):
+            "refusing the token file \(path.terminalSafe()), a symbolic link to \(target.terminalSafe()): "
+                + "the target's permissions are \(permissions), so group or others can read it "
+                + "(run chmod 600 \(target.terminalSafe()))"
         case .unreadable(let path, let reason):
-            "cannot read the token file \(path): \(reason)"
+            "cannot read the token file \(path.terminalSafe()): \(reason)"
+        case .invalidToken(let source, let reason):
+            "the token in \(source.terminalSafe()) cannot be used: \(reason) "
+                + "(a token is one line of at most \(AccessToken.maxLength) printable ASCII characters)"
         }
     }
 }
 
 /// The live token service: the `ACCESS_TOKEN` environment variable, else a token file only its
 /// owner can read.
+///
+/// The token file is judged by what it is: a symbolic link is followed and the file it leads to
+/// must be a regular file with no permissions for group or others. Surrounding blank space and
+/// line endings are ignored; what is left must be one line of printable ASCII (see
+/// ``AccessToken/problem(with:)``).
 public struct LiveAccessTokenService: AccessTokenServiceType {
     /// The environment variable that holds the token.
     public static let environmentVariable = "ACCESS_TOKEN"
+    /// The largest token file read: 8 KiB, room for the longest token and blank space around it.
+    public static let maxTokenFileBytes = 8 << 10
 
     private let environment: [String: String]
     /// Where the token file is looked for.
@@ -89,36 +91,38 @@ public struct LiveAccessTokenService: AccessTokenServiceType {
     }
 
     public func accessToken() throws(AccessTokenError) -> AccessToken {
-        if let token = environment[Self.environmentVariable]?.trimmingCharacters(in: .whitespacesAndNewlines),
-           !token.isEmpty {
-            return AccessToken(token)
+        if let variable = environment[Self.environmentVariable] {
+            let token = variable.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !token.isEmpty {
+                return try Self.validated(token, source: Self.environmentVariable)
+            }
         }
         return try readTokenFile()
     }
 
     private func readTokenFile() throws(AccessTokenError) -> AccessToken {
-        let attributes: [FileAttributeKey: Any]
+        let file: RegularFile
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: tokenFile)
+            file = try RegularFile(path: tokenFile, limit: Self.maxTokenFileBytes)
+        } catch .notFound {
+            throw .notFound(environmentVariable: Self.environmentVariable, tokenFile: tokenFile)
+        } catch .tooLarge(let limit) {
+            throw .invalidToken(source: tokenFile, reason: "the file is larger than \(limit) bytes")
         } catch {
-            guard FileManager.default.fileExists(atPath: tokenFile) else {
-                throw .notFound(environmentVariable: Self.environmentVariable, tokenFile: tokenFile)
-            }
-            throw .unreadable(path: tokenFile, reason: error.localizedDescription)
+            throw .unreadable(path: tokenFile, reason: error.description)
         }
-        let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0
-        if permissions & 0o077 != 0 {
-            throw .insecureFile(path: tokenFile, permissions: String(permissions, radix: 8))
+        if file.permissions & 0o077 != 0 {
+            throw .insecureFile(path: tokenFile, permissions: String(file.permissions, radix: 8), linkTarget: file.linkTarget)
         }
-        let contents: String
-        do {
-            contents = try String(contentsOfFile: tokenFile, encoding: .utf8)
-        } catch {
-            throw .unreadable(path: tokenFile, reason: "it is not a UTF-8 text file (\(error.localizedDescription))")
+        guard let contents = String(data: file.contents, encoding: .utf8) else {
+            throw .invalidToken(source: tokenFile, reason: "it is not UTF-8 text")
         }
-        let token = contents.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !token.isEmpty else {
-            throw .unreadable(path: tokenFile, reason: "the file is empty")
+        return try Self.validated(contents.trimmingCharacters(in: .whitespacesAndNewlines), source: tokenFile)
+    }
+
+    private static func validated(_ token: String, source: String) throws(AccessTokenError) -> AccessToken {
+        if let problem = AccessToken.problem(with: token) {
+            throw .invalidToken(source: source, reason: problem)
         }
         return AccessToken(token)
     }

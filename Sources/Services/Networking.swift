@@ -5,7 +5,8 @@ public struct Endpoint: Sendable, Equatable {
     public var url: URL
     /// The deadline for the whole request, from start to the last byte, in seconds.
     public var timeout: TimeInterval
-    /// The largest response body accepted, in bytes; a larger one is refused while it streams in.
+    /// The largest response body accepted, in bytes (after any decompression); a larger one is
+    /// refused while it streams in.
     public var maxResponseBytes: Int
 
     public init(url: URL, timeout: TimeInterval = 10, maxResponseBytes: Int = 1 << 20) {
@@ -24,65 +25,69 @@ public protocol Networking: Sendable {
     func data(for endpoint: Endpoint) async throws(NetworkError) -> Data
 }
 
-/// Why a request produced no body.
+/// Why a request produced no body. Each description is one line, safe to show on a terminal.
 public enum NetworkError: Error, Equatable, CustomStringConvertible {
-    /// The host could not be reached (no network, unknown host, connection refused).
-    case unreachable(url: URL, reason: String)
+    /// The host could not be reached (no network, unknown host, connection refused); when a
+    /// redirect led there, `redirectedFrom` is the URL that sent it.
+    case unreachable(url: URL, reason: String, redirectedFrom: URL? = nil)
     /// The whole request took longer than its deadline.
     case timedOut(url: URL, after: TimeInterval)
     /// The server answered with a status outside 200–299.
     case httpStatus(Int, url: URL)
     /// The body was larger than the endpoint allows.
     case responseTooLarge(url: URL, limit: Int)
+    /// The server redirected somewhere the request may not follow.
+    case redirectRefused(from: URL, to: String, reason: RedirectRefusal)
     /// A local file standing in for the network could not be read.
     case fileUnreadable(path: String, reason: String)
     /// Any other transport failure.
     case transport(url: URL, reason: String)
 
+    /// Why a redirect is not followed.
+    public enum RedirectRefusal: Sendable, Equatable {
+        /// To a scheme other than http and https (`file:`, `ftp:`, ...).
+        case notHTTP
+        /// From https to plain http.
+        case insecure
+    }
+
     public var description: String {
         switch self {
-        case .unreachable(let url, let reason):
-            "cannot reach \(url.host ?? url.absoluteString): \(reason)"
+        case .unreachable(let url, let reason, let from):
+            let redirect = from.map { " (where \($0.absoluteString.terminalSafe()) redirected)" } ?? ""
+            return "cannot reach \(url.hostAndPort.terminalSafe())\(redirect): \(reason)"
         case .timedOut(let url, let after):
-            "no complete response from \(url.absoluteString) within \(after.formatted) seconds (use --timeout to allow longer)"
+            return "no complete response from \(url.absoluteString.terminalSafe()) within \(after.formatted) seconds "
+                + "(use --timeout to allow longer)"
         case .httpStatus(let status, let url):
-            "the server answered HTTP \(status) for \(url.absoluteString)"
+            return "the server answered HTTP \(status) for \(url.absoluteString.terminalSafe())"
         case .responseTooLarge(let url, let limit):
-            "the response from \(url.absoluteString) is larger than \(limit) bytes, so it was refused"
+            return "the response from \(url.absoluteString.terminalSafe()) is larger than \(limit) bytes, so it was refused"
+        case .redirectRefused(let from, let to, .notHTTP):
+            return "\(from.absoluteString.terminalSafe()) redirected to \(to.terminalSafe()), which is not an http or "
+                + "https URL, so the redirect was not followed"
+        case .redirectRefused(let from, let to, .insecure):
+            return "\(from.absoluteString.terminalSafe()) redirected to \(to.terminalSafe()), from https to plain http, "
+                + "so the redirect was not followed"
         case .fileUnreadable(let path, let reason):
-            "cannot read \(path): \(reason)"
+            return "cannot read \(path.terminalSafe()): \(reason)"
         case .transport(let url, let reason):
-            "the request to \(url.absoluteString) failed: \(reason)"
+            return "the request to \(url.absoluteString.terminalSafe()) failed: \(reason)"
         }
+    }
+}
+
+extension URL {
+    /// `api.coinbase.com`, or `127.0.0.1:8080` when the URL names a port.
+    var hostAndPort: String {
+        guard let host else { return absoluteString }
+        return port.map { "\(host):\($0)" } ?? host
     }
 }
 
 extension TimeInterval {
     /// `2`, `0.5`: how a user writes a number of seconds.
-    var formatted: String {
+    package var formatted: String {
         self == rounded() ? String(Int(self)) : String(self)
-    }
-}
-
-/// Serves a saved response from a file instead of the network, for offline runs
-/// (`access-token-cli --price-file`).
-public struct FileNetworking: Networking {
-    public let path: String
-
-    public init(path: String) {
-        self.path = path
-    }
-
-    public func data(for endpoint: Endpoint) async throws(NetworkError) -> Data {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        if let size = (attributes?[.size] as? NSNumber)?.intValue, size > endpoint.maxResponseBytes {
-            throw .responseTooLarge(url: URL(fileURLWithPath: path), limit: endpoint.maxResponseBytes)
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? error.localizedDescription : "no such file"
-            throw .fileUnreadable(path: path, reason: reason)
-        }
     }
 }
