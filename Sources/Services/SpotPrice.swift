@@ -6,18 +6,25 @@ public struct SpotPrice: Sendable, Equatable {
     public let currency: String
     /// Kept as a decimal, never a binary floating-point number, so `15840.01` stays exactly that.
     public let amount: Decimal
+    /// The amount as the response wrote it, digit for digit: `15840.10` stays `15840.10`.
+    public let amountText: String
 
-    public init(base: String, currency: String, amount: Decimal) {
+    /// - Parameters:
+    ///   - amountText: The amount as written; by default the shortest form of `amount`.
+    public init(base: String, currency: String, amount: Decimal, amountText: String? = nil) {
         self.base = base
         self.currency = currency
         self.amount = amount
+        self.amountText = amountText ?? amount.description
     }
 
     /// `BTC-USD`.
     public var pair: String { "\(base)-\(currency)" }
 }
 
-/// Why a spot price could not be had.
+/// Why a spot price could not be had. Each description is one line, safe to show on a terminal:
+/// what the server sent is quoted with its control characters escaped and cut to a readable
+/// length.
 public enum PriceError: Error, Equatable, CustomStringConvertible {
     /// The request failed.
     case network(NetworkError)
@@ -29,6 +36,11 @@ public enum PriceError: Error, Equatable, CustomStringConvertible {
     case invalidAmount(String)
     /// The amount is below zero.
     case negativeAmount(String)
+    /// The amount has more significant digits than a `Decimal` holds (38 or so), or is too small
+    /// to hold: it cannot be shown exactly.
+    case inexactAmount(String)
+    /// The response prices another asset than the one asked for.
+    case unexpectedBase(expected: String, received: String)
     /// The response is for another currency than the one asked for.
     case unexpectedCurrency(expected: String, received: String)
 
@@ -39,25 +51,36 @@ public enum PriceError: Error, Equatable, CustomStringConvertible {
         case .malformedResponse(let reason):
             "the spot-price response is not valid: \(reason)"
         case .missingField(let path):
-            "the spot-price response has no '\(path)' field"
+            "the spot-price response has no '\(path.terminalSafe())' field"
         case .invalidAmount(let amount):
-            "the spot-price response's amount '\(amount)' is not a decimal number"
+            "the spot-price response's amount '\(amount.terminalSafe())' is not a decimal number"
         case .negativeAmount(let amount):
-            "the spot-price response's amount \(amount) is negative"
+            "the spot-price response's amount \(amount.terminalSafe()) is negative"
+        case .inexactAmount(let amount):
+            "the spot-price response's amount \(amount.terminalSafe()) has more digits than can be held exactly"
+        case .unexpectedBase(let expected, let received):
+            "asked for the price of \(expected) but the response is for '\(received.terminalSafe())'"
         case .unexpectedCurrency(let expected, let received):
-            "asked for a price in \(expected) but the response is in \(received)"
+            "asked for a price in \(expected) but the response is in '\(received.terminalSafe())'"
         }
     }
 }
 
 /// Reads a spot-price response, `{"data":{"base":"BTC","currency":"USD","amount":"15840.01"}}`.
 public protocol SpotPriceDecoding: Sendable {
-    /// The price in the response, which must be in `currency`.
+    /// The price in the response, which must be for Bitcoin in `currency`.
     func decode(_ data: Data, expecting currency: String) throws(PriceError) -> SpotPrice
 }
 
 /// The live decoder for Coinbase's `GET /v2/prices/spot` response.
+///
+/// It trusts nothing the server sends: the base must be `BTC` and the currency the one asked for
+/// (compared without regard to case), and the price then carries the codes as asked, never the
+/// server's spelling. The amount must be plain decimal digits that a `Decimal` holds exactly.
 public struct CoinbaseSpotPriceDecoder: SpotPriceDecoding {
+    /// What every price is of.
+    public static let base = "BTC"
+
     public init() {}
 
     private struct Response: Decodable {
@@ -77,32 +100,43 @@ public struct CoinbaseSpotPriceDecoder: SpotPriceDecoding {
         } catch let DecodingError.keyNotFound(key, context) {
             throw .missingField((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))
         } catch let DecodingError.typeMismatch(_, context) {
-            throw .malformedResponse("'\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type")
+            throw .malformedResponse("'\(context.codingPath.map(\.stringValue).joined(separator: ".").terminalSafe())' has the wrong type")
         } catch let DecodingError.valueNotFound(_, context) {
             throw .missingField(context.codingPath.map(\.stringValue).joined(separator: "."))
         } catch {
             throw .malformedResponse("it is not JSON")
         }
         let payload = response.data
-        guard payload.currency.uppercased() == currency.uppercased() else {
-            throw .unexpectedCurrency(expected: currency.uppercased(), received: payload.currency)
+        let expected = currency.uppercased()
+        guard Self.sameCode(payload.base, Self.base) else {
+            throw .unexpectedBase(expected: Self.base, received: payload.base)
         }
-        return SpotPrice(base: payload.base, currency: payload.currency, amount: try Self.amount(payload.amount))
+        guard Self.sameCode(payload.currency, expected) else {
+            throw .unexpectedCurrency(expected: expected, received: payload.currency)
+        }
+        return SpotPrice(base: Self.base, currency: expected, amount: try Self.amount(payload.amount), amountText: payload.amount)
     }
 
-    /// Digits with at most one decimal point, nothing else: `Decimal(string:)` alone accepts
-    /// `"12abc"` as 12.
+    /// `usd` is `USD`; `uſd` is not (Swift upper-cases `ſ` to `S`).
+    private static func sameCode(_ received: String, _ expected: String) -> Bool {
+        received.unicodeScalars.allSatisfy(\.isASCII) && received.uppercased() == expected
+    }
+
+    /// The amount as a `Decimal` that holds it exactly: `Decimal(string:)` alone accepts `"12abc"`
+    /// as 12 and rounds a 40-digit amount without a word.
     private static func amount(_ text: String) throws(PriceError) -> Decimal {
-        var digits = Substring(text)
-        let negative = digits.first == "-"
-        if negative { digits = digits.dropFirst() }
-        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
-        let wellFormed = (1...2).contains(parts.count)
-            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
-        guard wellFormed, let value = Decimal(string: String(digits), locale: Locale(identifier: "en_US_POSIX")) else {
+        if text.hasPrefix("-"), DecimalDigits(text.dropFirst()) != nil {
+            throw .negativeAmount(text)
+        }
+        guard let digits = DecimalDigits(text) else {
             throw .invalidAmount(text)
         }
-        if negative && value != 0 { throw .negativeAmount(text) }
+        let canonical = digits.canonical
+        // Exact when the decimal writes back the very digits it was read from.
+        guard let value = Decimal(string: canonical, locale: Locale(identifier: "en_US_POSIX")),
+              value.description == canonical else {
+            throw .inexactAmount(text)
+        }
         return value
     }
 }

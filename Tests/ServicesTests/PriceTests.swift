@@ -28,10 +28,75 @@ import Testing
         (#"{"data":{"base":"BTC","currency":"USD","amount":"12abc"}}"#, .invalidAmount("12abc")),
         (#"{"data":{"base":"BTC","currency":"USD","amount":"1.2.3"}}"#, .invalidAmount("1.2.3")),
         (#"{"data":{"base":"BTC","currency":"USD","amount":"-5.00"}}"#, .negativeAmount("-5.00")),
+        (#"{"data":{"base":"BTC","currency":"USD","amount":"1e5"}}"#, .invalidAmount("1e5")),
+        (#"{"data":{"base":"BTC","currency":"USD","amount":"0x10"}}"#, .invalidAmount("0x10")),
+        (#"{"data":{"base":"BTC","currency":"USD","amount":" 1"}}"#, .invalidAmount(" 1")),
+        (#"{"data":{"base":"BTC","currency":"USD","amount":"\u0661"}}"#, .invalidAmount("\u{661}")),
         (#"{"data":{"base":"BTC","currency":"EUR","amount":"1.00"}}"#, .unexpectedCurrency(expected: "USD", received: "EUR")),
+        (#"{"data":{"base":"ETH","currency":"USD","amount":"1.00"}}"#, .unexpectedBase(expected: "BTC", received: "ETH")),
     ])
     func badResponsesAreTypedErrors(json: String, expected: PriceError) {
         #expect(throws: expected) { try decode(json) }
+    }
+
+    @Test func theCodesPrintedAreTheOnesAskedForNotTheServersSpelling() throws {
+        let price = try decode(#"{"data":{"base":"btc","currency":"usd","amount":"1.00"}}"#)
+
+        #expect(price.pair == "BTC-USD")
+    }
+
+    @Test func aCurrencyThatOnlyUppercasesToTheOneAskedForIsRefused() {
+        // Swift upper-cases "ſ" (long s) to "S".
+        #expect(throws: PriceError.unexpectedCurrency(expected: "USD", received: "u\u{17F}d")) {
+            try decode(#"{"data":{"base":"BTC","currency":"u\u017fd","amount":"1.00"}}"#)
+        }
+    }
+
+    @Test func whatTheServerSendsNeverPutsAControlCharacterInAMessage() throws {
+        let hostile = #"\u001b[2J\u001b[31mBTC\nAccess token: sk-FAKE"#
+        let responses = [
+            #"{"data":{"base":"\#(hostile)","currency":"USD","amount":"1"}}"#,
+            #"{"data":{"base":"BTC","currency":"\#(hostile)","amount":"1"}}"#,
+            #"{"data":{"base":"BTC","currency":"USD","amount":"\#(hostile)"}}"#,
+            #"{"data":{"base":"BTC","currency":"USD","amount":"-1\#(hostile)"}}"#,
+            #"{"data":{"base":"BTC","currency":"USD","amount":"\#(String(repeating: "9", count: 5000))"}}"#,
+        ]
+
+        for response in responses {
+            let error = try #require(throws: PriceError.self) { try decode(response) }
+            let scalars = error.description.unicodeScalars
+
+            #expect(!scalars.contains { $0.properties.generalCategory == .control }, "\(error)")
+            #expect(scalars.count < 300, "a message stays one readable line: \(error)")
+        }
+        let base = try #require(throws: PriceError.self) { try decode(responses[0]) }
+        #expect(base.description == #"asked for the price of BTC but the response is for '\u{1B}[2J\u{1B}[31mBTC\u{A}Access token: sk-FAKE'"#)
+    }
+
+    @Test(arguments: [
+        "9007199254740993",                                 // 2^53 + 1: the first integer a Double cannot hold
+        "12345678901234567.89",
+        "15840.10",                                         // a trailing zero the JSON keeps
+        "000123.4500",
+        "99999999999999999999999999999999999999",           // 38 digits
+        "0.00000000000000000000000000000000000001",
+    ])
+    func anAmountADecimalHoldsIsKeptExactlyAndDigitForDigit(amount: String) throws {
+        let price = try decode(#"{"data":{"base":"BTC","currency":"USD","amount":"\#(amount)"}}"#)
+
+        #expect(price.amountText == amount)
+        #expect(price.amount == Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX")))
+    }
+
+    @Test(arguments: [
+        "1234567890123456789012345678901234567891",         // 40 significant digits
+        "1.234567890123456789012345678901234567891",
+        "0." + String(repeating: "0", count: 140) + "1",    // below the smallest Decimal
+    ])
+    func anAmountADecimalCannotHoldExactlyIsRefused(amount: String) {
+        #expect(throws: PriceError.inexactAmount(amount)) {
+            try decode(#"{"data":{"base":"BTC","currency":"USD","amount":"\#(amount)"}}"#)
+        }
     }
 }
 
@@ -86,6 +151,33 @@ import Testing
         let german = LivePriceFormatter(locale: Locale(identifier: "de_DE"))
 
         #expect(german.format(Decimal(string: "15840.01")!, currency: "EUR").contains("15.840,01"))
+        #expect(german.format(Decimal(string: "12345678901234567.89")!, currency: "EUR")
+            .contains("12.345.678.901.234.567,89"))
+    }
+
+    @Test(arguments: [
+        ("9007199254740993", "$9,007,199,254,740,993.00"),
+        ("12345678901234567.89", "$12,345,678,901,234,567.89"),
+        ("99999999999999999999999999999999999999", "$99,999,999,999,999,999,999,999,999,999,999,999,999.00"),
+        ("0", "$0.00"),
+        ("0.5", "$0.50"),
+        ("999", "$999.00"),
+        ("1000", "$1,000.00"),
+    ])
+    func formatsEveryDigitOfTheAmountExactly(amount: String, formatted: String) {
+        #expect(LivePriceFormatter().format(Decimal(string: amount)!, currency: "USD") == formatted)
+    }
+
+    @Test(arguments: [
+        ("0.125", "$0.12"),     // a tie goes to the even digit
+        ("0.135", "$0.14"),
+        ("0.1251", "$0.13"),    // past the tie: up
+        ("0.124999", "$0.12"),
+        ("999.995", "$1,000.00"),
+        ("9007199254740992.995", "$9,007,199,254,740,993.00"),
+    ])
+    func roundsToCentsHalfToEven(amount: String, formatted: String) {
+        #expect(LivePriceFormatter().format(Decimal(string: amount)!, currency: "USD") == formatted)
     }
 }
 
