@@ -3,15 +3,22 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The live ``Networking``: HTTP over `URLSession`, with a deadline for the whole request and a cap
-/// on the body enforced while it streams in.
+/// The live ``Networking``: HTTP over `URLSession`, with a deadline for the whole request, a cap
+/// on the body enforced while it streams in, and redirects followed only to http and https.
 ///
-/// URLSession's own limits are not enough for either, on Linux in particular: its request timeout
-/// is truncated to whole seconds and restarts on every received chunk (a server that trickles a
-/// byte every half second never times out), `timeoutIntervalForResource` is ignored, and a plain
-/// data task buffers the whole body before anyone can look at its size. So each request runs with
-/// a delegate that counts bytes as they arrive, and a timer of its own that cancels the request
-/// when the deadline passes.
+/// URLSession's own limits are not enough for any of these, on Linux in particular:
+///
+/// - its request timeout is truncated to whole seconds and restarts on every received chunk (a
+///   server that trickles a byte every half second never times out), and
+///   `timeoutIntervalForResource` is ignored. So each request has a timer of its own that ends it
+///   when the deadline passes.
+/// - a plain data task buffers the whole body before anyone can look at its size, and on Linux
+///   even a delegate's queue fills with every piece received, because libcurl cannot be paused.
+///   So a delegate counts bytes as they arrive, and its queue is a ``BoundedOperationQueue`` that
+///   holds the reading thread back while the delegate catches up: memory stays bounded for any
+///   body, compressed (a gzip bomb) or chunked.
+/// - on Linux a redirect to `file:///x` is silently turned into `http://same-host/x`. So the
+///   delegate judges each redirect by its `Location` header and refuses other schemes.
 public struct URLSessionNetworking: Networking {
     public init() {}
 
@@ -28,12 +35,17 @@ public struct URLSessionNetworking: Networking {
     }
 }
 
-/// One request: its session, the bytes received so far, and the one place it finishes.
+/// One request: its session, the bytes received so far, where it has been redirected, and the
+/// one place it finishes.
 private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    /// How many delegate calls may wait in the queue: with libcurl's 16 KiB pieces, 64 KiB.
+    private static let queuedPieces = 4
+
     private let endpoint: Endpoint
     private let lock = NSLock()
     // Guarded by `lock`:
     private var body = Data()
+    private var currentURL: URL
     private var continuation: CheckedContinuation<Result<Data, NetworkError>, Never>?
     private var session: URLSession?
     private var task: URLSessionDataTask?
@@ -41,16 +53,19 @@ private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecke
 
     init(endpoint: Endpoint) {
         self.endpoint = endpoint
+        currentURL = endpoint.url
     }
 
     func start(_ continuation: CheckedContinuation<Result<Data, NetworkError>, Never>) {
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
+        let queue = BoundedOperationQueue(limit: Self.queuedPieces)
         let session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: queue)
         var request = URLRequest(url: endpoint.url)
         // URLSession's timeout is per chunk and in whole seconds here; the deadline below is the
         // real one, so this only has to be longer than it.
         request.timeoutInterval = endpoint.timeout.rounded(.up) + 1
+        // Ask for the body as it is: a server that compresses anyway is still held to the cap,
+        // counted after decompression.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let startNow: Bool = lock.withLock {
             guard !finished else { return false }
             self.continuation = continuation
@@ -75,8 +90,8 @@ private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecke
         finish(.failure(.transport(url: endpoint.url, reason: "cancelled")))
     }
 
-    /// Ends the request once: the first outcome wins, the session is torn down, and later
-    /// callbacks find nothing to do.
+    /// Ends the request once: the first outcome wins and is handed back at once; later callbacks
+    /// find nothing to do.
     private func finish(_ result: Result<Data, NetworkError>) {
         let ending: (CheckedContinuation<Result<Data, NetworkError>, Never>?, URLSession?, URLSessionDataTask?)? =
             lock.withLock {
@@ -91,9 +106,14 @@ private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecke
                 return (continuation, session, task)
             }
         guard let (continuation, session, task) = ending else { return }
-        task?.cancel()
-        session?.invalidateAndCancel()
         continuation?.resume(returning: result)
+        // Cancelling waits for URLSession's work queue, which may be waiting for room in the
+        // delegate queue this may run on: so it happens elsewhere, on a serial queue of its own
+        // (which Dispatch gives a thread of its own, never one of the shared pool's few).
+        DispatchQueue(label: "URLSessionNetworking.teardown").async {
+            task?.cancel()
+            session?.invalidateAndCancel()
+        }
     }
 
     func urlSession(
@@ -102,13 +122,14 @@ private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecke
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        let url = lock.withLock { currentURL }
         if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
-            finish(.failure(.httpStatus(http.statusCode, url: endpoint.url)))
+            finish(.failure(.httpStatus(http.statusCode, url: url)))
             completionHandler(.cancel)
             return
         }
         if response.expectedContentLength > Int64(endpoint.maxResponseBytes) {
-            finish(.failure(.responseTooLarge(url: endpoint.url, limit: endpoint.maxResponseBytes)))
+            finish(.failure(.responseTooLarge(url: url, limit: endpoint.maxResponseBytes)))
             completionHandler(.cancel)
             return
         }
@@ -116,38 +137,83 @@ private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecke
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge: Bool = lock.withLock {
+        let tooLarge: URL? = lock.withLock {
             // After the request finished, what still arrives is dropped, not kept.
-            guard !finished else { return false }
+            guard !finished else { return nil }
             body.append(data)
-            return body.count > endpoint.maxResponseBytes
+            return body.count > endpoint.maxResponseBytes ? currentURL : nil
         }
-        if tooLarge {
-            finish(.failure(.responseTooLarge(url: endpoint.url, limit: endpoint.maxResponseBytes)))
+        if let url = tooLarge {
+            finish(.failure(.responseTooLarge(url: url, limit: endpoint.maxResponseBytes)))
         }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        let from = lock.withLock { currentURL }
+        // Judged by the Location header as sent, not by the request URLSession made of it.
+        let location = response.value(forHTTPHeaderField: "Location")
+        let target = location.flatMap { URL(string: $0, relativeTo: from)?.absoluteURL } ?? request.url
+        let scheme = target?.scheme?.lowercased()
+        guard let target, scheme == "http" || scheme == "https" else {
+            finish(.failure(.redirectRefused(from: from, to: location ?? "nowhere", reason: .notHTTP)))
+            completionHandler(nil)
+            return
+        }
+        if from.scheme?.lowercased() == "https" && scheme == "http" {
+            finish(.failure(.redirectRefused(from: from, to: target.absoluteString, reason: .insecure)))
+            completionHandler(nil)
+            return
+        }
+        lock.withLock { currentURL = target }
+        var redirected = request
+        redirected.url = target
+        completionHandler(redirected)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (body, url) = lock.withLock { (self.body, currentURL) }
         guard let error else {
-            let body = lock.withLock { self.body }
             finish(.success(body))
             return
         }
-        finish(.failure(Self.networkError(for: error, url: endpoint.url, timeout: endpoint.timeout)))
+        finish(.failure(networkError(for: error, url: url)))
     }
 
-    private static func networkError(for error: any Error, url: URL, timeout: TimeInterval) -> NetworkError {
+    private func networkError(for error: any Error, url: URL) -> NetworkError {
         guard let urlError = error as? URLError else {
-            return .transport(url: url, reason: error.localizedDescription)
+            return .transport(url: url, reason: error.localizedDescription.terminalSafe())
         }
+        let redirectedFrom = url == endpoint.url ? nil : endpoint.url
         switch urlError.code {
         case .timedOut:
-            return .timedOut(url: url, after: timeout)
-        case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .networkConnectionLost,
-             .dnsLookupFailed:
-            return .unreachable(url: url, reason: urlError.localizedDescription)
+            return .timedOut(url: endpoint.url, after: endpoint.timeout)
+        case .cannotConnectToHost:
+            return .unreachable(url: url, reason: "nothing answered there (connection refused)", redirectedFrom: redirectedFrom)
+        case .cannotFindHost, .dnsLookupFailed:
+            return .unreachable(url: url, reason: "the host name could not be resolved", redirectedFrom: redirectedFrom)
+        case .notConnectedToInternet:
+            return .unreachable(url: url, reason: "this machine has no network connection", redirectedFrom: redirectedFrom)
+        case .networkConnectionLost:
+            return .unreachable(url: url, reason: "the connection was lost", redirectedFrom: redirectedFrom)
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+             .clientCertificateRequired:
+            return .transport(url: url, reason: "the secure (TLS) connection could not be made")
+        case .badServerResponse:
+            return .transport(url: url, reason: "the server's answer is not valid HTTP")
+        case .httpTooManyRedirects:
+            return .transport(url: url, reason: "it redirected more than 20 times")
         default:
-            return .transport(url: url, reason: urlError.localizedDescription)
+            // libcurl's own words, when there are any, say more than the code does.
+            let underlying = (urlError as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let detail = underlying.map { ": " + $0.localizedDescription.terminalSafe() } ?? ""
+            return .transport(url: url, reason: "URL error \(urlError.code.rawValue)\(detail)")
         }
     }
 }

@@ -4,13 +4,28 @@ import Services
 import Testing
 
 /// The live networking and price fetcher against a real HTTP server on 127.0.0.1, one path per
-/// server behaviour.
+/// server behaviour, hostile ones included.
 @Suite struct LiveNetworkingTests {
     private static let total64MiB = 64 << 20
 
-    private func server() throws -> TestHTTPServer {
+    /// `closedPort` is where the redirect to a closed port points.
+    private func server(closedPort: URL? = nil) throws -> TestHTTPServer {
         try TestHTTPServer { path in
             switch path {
+            case let path where path.hasPrefix("/gzip-bomb/"): .gzipBomb(inflatedBytes: 200 << 20)
+            case let path where path.hasPrefix("/long-chunked/"): .chunked(bytes: 100 << 20)
+            case let path where path.hasPrefix("/redirect-to-file/"): .redirect(to: "file:///etc/passwd")
+            case let path where path.hasPrefix("/redirect-to-closed-port/"): .redirect(to: closedPort?.absoluteString ?? "")
+            case let path where path.hasPrefix("/redirect-to-ok/"): .redirect(to: "/ok/")
+            case let path where path.hasPrefix("/control-characters/"):
+                .json(#"{"data":{"base":"\u001b[2J\u001b[31mBTC\nAccess token: sk-FAKE","currency":"USD","amount":"1"}}"#)
+            case let path where path.hasPrefix("/wrong-base/"): .json(#"{"data":{"base":"ETH","currency":"USD","amount":"1"}}"#)
+            case let path where path.hasPrefix("/lower-case-currency/"):
+                .json(#"{"data":{"base":"BTC","currency":"usd","amount":"15840.01"}}"#)
+            case let path where path.hasPrefix("/large-amount/"):
+                .json(#"{"data":{"base":"BTC","currency":"USD","amount":"9007199254740993.10"}}"#)
+            case let path where path.hasPrefix("/over-long-amount/"):
+                .json(#"{"data":{"base":"BTC","currency":"USD","amount":"1234567890123456789012345678901234567891"}}"#)
             case let path where path.hasPrefix("/ok/"): .json(sampleResponse)
             case let path where path.hasPrefix("/no-length/"): .body(status: 200, Data(sampleResponse.utf8), contentLength: false)
             case let path where path.hasPrefix("/error/"): .json(#"{"errors":[{"message":"boom"}]}"#, status: 500)
@@ -82,16 +97,89 @@ import Testing
     }
 
     @Test func anUnreachableHostIsSaidToBeUnreachable() async throws {
-        let server = try server()
-        let closedPort = server.url("/ok/")
-        server.stop()
+        let closed = try ClosedPort()
 
-        await #expect {
-            try await URLSessionNetworking().data(for: Endpoint(url: closedPort, timeout: 5))
-        } throws: { error in
-            if case .unreachable = error as? NetworkError { return true }
-            return false
+        await #expect(throws: NetworkError.unreachable(url: closed.url("/ok/"), reason: "nothing answered there (connection refused)")) {
+            try await URLSessionNetworking().data(for: Endpoint(url: closed.url("/ok/"), timeout: 5))
         }
+    }
+
+    @Test(arguments: ["/gzip-bomb/", "/long-chunked/"])
+    func aBodyThatGrowsPastTheCapAsItArrivesIsRefused(path: String) async throws {
+        let server = try server()
+        defer { server.stop() }
+
+        // 200 MB inflated from 1.3 MB of gzip, or 100 MB in chunks: refused at the 64 KiB cap,
+        // counted after decompression. CLITests measures the memory this takes.
+        await #expect(throws: NetworkError.responseTooLarge(url: server.url(path), limit: 64 << 10)) {
+            try await URLSessionNetworking().data(for: endpoint(server, path))
+        }
+    }
+
+    @Test func aRedirectToAFileURLIsRefusedByName() async throws {
+        let server = try server()
+        defer { server.stop() }
+        let url = server.url("/redirect-to-file/")
+
+        let error = try await #require(throws: NetworkError.self) {
+            try await URLSessionNetworking().data(for: endpoint(server, "/redirect-to-file/"))
+        }
+
+        #expect(error == .redirectRefused(from: url, to: "file:///etc/passwd", reason: .notHTTP))
+        #expect(error.description == "\(url.absoluteString) redirected to file:///etc/passwd, which is not an http or "
+            + "https URL, so the redirect was not followed")
+    }
+
+    @Test func aRedirectToAClosedPortNamesWhereItLed() async throws {
+        let closed = try ClosedPort()
+        let closedURL = closed.url("/elsewhere")
+        let server = try server(closedPort: closedURL)
+        defer { server.stop() }
+        let url = server.url("/redirect-to-closed-port/")
+
+        let error = try await #require(throws: NetworkError.self) {
+            try await URLSessionNetworking().data(for: endpoint(server, "/redirect-to-closed-port/"))
+        }
+
+        #expect(error == .unreachable(url: closedURL, reason: "nothing answered there (connection refused)", redirectedFrom: url))
+        #expect(error.description.hasPrefix("cannot reach 127.0.0.1:\(closed.port) (where \(url.absoluteString) redirected)"))
+    }
+
+    @Test func aRedirectWithinHTTPIsFollowed() async throws {
+        let server = try server()
+        defer { server.stop() }
+
+        #expect(try await URLSessionNetworking().data(for: endpoint(server, "/redirect-to-ok/")) == Data(sampleResponse.utf8))
+    }
+
+    /// The price the live fetcher reads from `path` on a fresh server, in USD.
+    private func livePrice(_ path: String) async throws -> SpotPrice {
+        let server = try server()
+        defer { server.stop() }
+        let store = DependencyStore()
+        store.registerAll(ServicesConfiguration(endpoint: server.url(path)))
+        return try await store.resolve(PriceFetching.self).spotPrice(in: "USD")
+    }
+
+    @Test(arguments: [
+        ("/control-characters", PriceError.unexpectedBase(expected: "BTC", received: "\u{1B}[2J\u{1B}[31mBTC\nAccess token: sk-FAKE")),
+        ("/wrong-base", .unexpectedBase(expected: "BTC", received: "ETH")),
+        ("/over-long-amount", .inexactAmount("1234567890123456789012345678901234567891")),
+    ])
+    func hostileFieldsAreErrorsWhoseMessagesCarryNoControlCharacter(path: String, expected: PriceError) async throws {
+        let error = try await #require(throws: PriceError.self) { try await livePrice(path) }
+
+        #expect(error == expected)
+        #expect(!error.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
+    }
+
+    @Test func aLowerCaseCurrencyIsTheOneAskedForAndALargeAmountStaysExact() async throws {
+        let lowerCase = try await livePrice("/lower-case-currency")
+        let large = try await livePrice("/large-amount")
+
+        #expect(lowerCase.pair == "BTC-USD")
+        #expect(large.amountText == "9007199254740993.10")
+        #expect(LivePriceFormatter().format(large.amount, currency: large.currency) == "$9,007,199,254,740,993.10")
     }
 
     @Test func theLivePriceFetcherReadsARealResponse() async throws {
