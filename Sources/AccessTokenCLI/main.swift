@@ -7,20 +7,17 @@ import Services
 
 let version = "0.1.0"
 
-func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("access-token-cli: \(message)\n".utf8))
-    exit(status)
-}
+Output.ignoreBrokenPipes()
 
 let options: Options
 var graphFormat: Options.GraphFormat?
 do {
     switch try Options.parse(Array(CommandLine.arguments.dropFirst())) {
     case .help:
-        print(Options.usage)
+        Output.report(Options.usage + "\n")
         exit(0)
     case .version:
-        print("access-token-cli \(version)")
+        Output.report("access-token-cli \(version)\n")
         exit(0)
     case .run(let parsed):
         options = parsed
@@ -29,10 +26,11 @@ do {
         graphFormat = format
     }
 } catch {
-    fail("\(error)\n\n\(Options.usage)", status: 64)
+    Output.fail("\(error)\n\n\(Options.usage)", status: 64)
 }
 
 DependencyStore.shared.registerAll(ServicesConfiguration(
+    demo: options.demo,
     tokenFile: options.tokenFile,
     endpoint: options.endpoint ?? CoinbasePriceFetcher.defaultBaseURL,
     priceFile: options.priceFile,
@@ -42,9 +40,9 @@ DependencyStore.shared.registerAll(ServicesConfiguration(
 if let graphFormat {
     // Builds every registration in a copy of the store: nothing is fetched and no token is read.
     let verification = DependencyStore.shared.verify()
-    print(graphFormat == .dot ? verification.dot() : verification.mermaid(), terminator: "")
+    Output.report(graphFormat == .dot ? verification.dot() : verification.mermaid())
     guard verification.isClean else {
-        fail("error: the wiring has problems:\n\(verification)", status: 1)
+        Output.fail("error: the wiring has problems:\n\(verification)", status: 1)
     }
     exit(0)
 }
@@ -53,9 +51,18 @@ let report: Report
 do {
     report = try await DependencyStore.shared.resolve(PriceReport.self).make(currency: options.currency)
 } catch {
-    fail("error: \(error)", status: 1)
+    Output.fail("error: \(error)", status: 1)
 }
 
+// Where the price came from: a price that is not live says so, in text and in JSON.
+let source: (name: String, note: String) =
+    if options.demo {
+        ("sample", " (sample price, not live)")
+    } else if let priceFile = options.priceFile {
+        ("file", " (from \(priceFile), not live)")
+    } else {
+        ("live", "")
+    }
 let token = options.revealToken ? report.token.value : report.token.masked
 if options.json {
     let object: [String: String] = [
@@ -63,12 +70,16 @@ if options.json {
         "pair": report.price.pair,
         "base": report.price.base,
         "currency": report.price.currency,
-        "amount": "\(report.price.amount)",
+        "amount": report.price.amountText,
         "formatted": report.formattedPrice,
+        "source": source.name,
     ]
-    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-    print(String(decoding: data, as: UTF8.self))
+    let data = try JSONSerialization.data(withJSONObject: object.mapValues { $0.terminalSafe(limit: .max) }, options: [.sortedKeys])
+    Output.report(String(decoding: data, as: UTF8.self) + "\n")
 } else {
-    print("Access token: \(token)")
-    print("\(report.price.pair) \(report.formattedPrice)")
+    Output.report("""
+        Access token: \(token)\(options.demo ? " (demo token)" : "")
+        \(report.price.pair) \(report.formattedPrice)\(source.note)
+
+        """)
 }

@@ -4,6 +4,9 @@ import Foundation
 /// What the live services need to know about their environment: where the token file is, which
 /// API to call (or which saved response to read), how long to wait.
 public struct ServicesConfiguration: Sendable {
+    /// Use the demo token and the sample price built into the app: no token, no network, no
+    /// file. When set, `tokenFile`, `endpoint` and `priceFile` are not used.
+    public var demo: Bool
     /// The token file; `nil` for the default in the user's config directory.
     public var tokenFile: String?
     /// The price API's base URL.
@@ -20,6 +23,7 @@ public struct ServicesConfiguration: Sendable {
     public var environment: [String: String]
 
     public init(
+        demo: Bool = false,
         tokenFile: String? = nil,
         endpoint: URL = CoinbasePriceFetcher.defaultBaseURL,
         priceFile: String? = nil,
@@ -28,6 +32,7 @@ public struct ServicesConfiguration: Sendable {
         locale: Locale = Locale(identifier: "en_US"),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
+        self.demo = demo
         self.tokenFile = tokenFile
         self.endpoint = endpoint
         self.priceFile = priceFile
@@ -46,8 +51,9 @@ extension DependencyStore {
     /// ```
     ///
     /// Every piece is registered for its protocol, so any one can be swapped: a test registers a
-    /// mock in a store of its own (or layered over this one), and `--price-file` swaps the
-    /// networking for ``FileNetworking`` without the fetcher knowing.
+    /// mock in a store of its own (or layered over this one), `--price-file` swaps the
+    /// networking for ``FileNetworking`` without the fetcher knowing, and `--demo` swaps the token
+    /// service for ``DemoAccessTokenService`` and the networking for ``SampleNetworking``.
     ///
     /// Every service is registered `.singleton`: each holds no state and is safe to share, so
     /// one instance serves the whole process (one `URLSessionNetworking`, one formatter). A
@@ -58,15 +64,20 @@ extension DependencyStore {
     public func registerAll(_ configuration: ServicesConfiguration = ServicesConfiguration()) {
         // Every service is stateless and safe to share, so one instance serves the process;
         // `verify()` confirms that no singleton holds anything shorter-lived.
-        register(
-            LiveAccessTokenService(environment: configuration.environment, tokenFile: configuration.tokenFile),
-            for: AccessTokenServiceType.self,
-            scope: .singleton
-        )
-        if let priceFile = configuration.priceFile {
-            register(FileNetworking(path: priceFile), for: Networking.self, scope: .singleton)
+        if configuration.demo {
+            register(DemoAccessTokenService(), for: AccessTokenServiceType.self, scope: .singleton)
+            register(SampleNetworking(), for: Networking.self, scope: .singleton)
         } else {
-            register(URLSessionNetworking(), for: Networking.self, scope: .singleton)
+            register(
+                LiveAccessTokenService(environment: configuration.environment, tokenFile: configuration.tokenFile),
+                for: AccessTokenServiceType.self,
+                scope: .singleton
+            )
+            if let priceFile = configuration.priceFile {
+                register(FileNetworking(path: priceFile), for: Networking.self, scope: .singleton)
+            } else {
+                register(URLSessionNetworking(), for: Networking.self, scope: .singleton)
+            }
         }
         register(CoinbaseSpotPriceDecoder(), for: SpotPriceDecoding.self, scope: .singleton)
         register(

@@ -199,4 +199,10 @@ import Darwin
 
         #expect(masked == "•[2J…0••x")
     }
+
+    @Test func theDemoTokenIsAValidTokenAndPlainlyADemo() throws {
+        #expect(AccessToken.problem(with: DemoAccessTokenService.token.value) == nil)
+        #expect(DemoAccessTokenService.token.masked == "sk-d…f9c2")
+        #expect(try DemoAccessTokenService().accessToken() == AccessToken("sk-demo-0000-f9c2"))
+    }
 }

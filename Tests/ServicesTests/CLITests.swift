@@ -1,14 +1,15 @@
+// The CLI is run as a child process, which iOS, tvOS and watchOS do not allow.
+#if os(macOS) || os(Linux)
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The built `access-token-cli`, run as a subprocess the way a user runs it.
 @Suite struct CLITests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
     /// The shipped sample: `Samples/spot-price-usd.json` at the repository root.
     static let sample = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -16,50 +17,57 @@ import Testing
 
     static let token = "sk-1234567890abf9c2"
 
-    /// The binary, found in the build directory that holds the test bundle: on Linux the test
-    /// runner is the bundle itself; on macOS `xctest` loads it, so look at the loaded bundles too.
-    static func binary() throws -> URL {
-        let starts = [URL(fileURLWithPath: CommandLine.arguments[0])] + Bundle.allBundles.map(\.bundleURL)
-        for start in starts {
-            var directory = start.resolvingSymlinksInPath().deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("access-token-cli")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory.deleteLastPathComponent()
-            }
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "access-token-cli near \(starts.map(\.path))"])
-    }
-
-    /// Runs the CLI with `arguments`, in an environment of only `environment` (plus a HOME with
-    /// no token file), and waits for it.
-    func run(_ arguments: [String], environment: [String: String] = ["ACCESS_TOKEN": token]) throws -> Run {
+    /// Runs the CLI with `arguments` in an environment of only `environment` (plus a HOME with no
+    /// token file), stdout and stderr captured unless sent elsewhere, and waits for it.
+    func run(
+        _ arguments: [String],
+        environment: [String: String] = ["ACCESS_TOKEN": token],
+        stdout: ChildProcess.Output = .captured,
+        stderr: ChildProcess.Output = .captured
+    ) throws -> ChildProcess.Result {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
-        let process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = arguments
-        // No backtracer: under the thread sanitizer its helper can hang a pipe reader.
-        process.environment = ["HOME": home, "SWIFT_BACKTRACE": "enable=no"].merging(environment) { $1 }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            stdout: String(decoding: output, as: UTF8.self),
-            stderr: String(decoding: errors, as: UTF8.self)
+        return try ChildProcess.run(
+            ChildProcess.binary(named: "access-token-cli"),
+            arguments,
+            // No backtracer: its report of a crash would mix into the stderr under test, and under
+            // the thread sanitizer its helper can hang.
+            environment: ["HOME": home, "SWIFT_BACKTRACE": "enable=no"].merging(environment) { $1 },
+            stdout: stdout,
+            stderr: stderr
         )
     }
 
-    @Test func printsTheMaskedTokenAndThePrice() throws {
+    /// A file in a fresh temporary directory.
+    func file(_ contents: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).json").path
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    // MARK: - The first run
+
+    @Test func theDemoRunsWithNoTokenNoNetworkAndSaysItsPriceIsASample() throws {
+        let result = try run(["--demo"], environment: [:])
+
+        #expect(result.status == 0)
+        #expect(result.stdout == "Access token: sk-d…f9c2 (demo token)\nBTC-USD $15,840.01 (sample price, not live)\n")
+        #expect(result.stderr == "")
+    }
+
+    @Test func theDemoInJSONSaysItsSourceIsTheSample() throws {
+        let result = try run(["--demo", "--json"], environment: [:])
+
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String])
+        #expect(object["source"] == "sample")
+        #expect(object["token"] == "sk-d…f9c2")
+    }
+
+    @Test func aPriceFromAFileSaysItIsNotLive() throws {
         let result = try run(["--price-file", Self.sample])
 
         #expect(result.status == 0)
-        #expect(result.stdout == "Access token: sk-1…f9c2\nBTC-USD $15,840.01\n")
+        #expect(result.stdout == "Access token: sk-1…f9c2\nBTC-USD $15,840.01 (from \(Self.sample), not live)\n")
         #expect(result.stderr == "")
     }
 
@@ -69,20 +77,20 @@ import Testing
         #expect(result.stdout.hasPrefix("Access token: \(Self.token)\n"))
     }
 
-    @Test func printsOneJSONObject() throws {
-        let result = try run(["--price-file", Self.sample, "--json"])
+    @Test func printsOneJSONObjectWithTheServersAmountDigitForDigit() throws {
+        let prices = try file(#"{"data":{"base":"BTC","currency":"USD","amount":"9007199254740993.10"}}"#)
+
+        let result = try run(["--price-file", prices, "--json"])
 
         #expect(result.status == 0)
-        let object = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String]
-        )
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String])
         #expect(object == [
-            "token": "sk-1…f9c2", "pair": "BTC-USD", "base": "BTC", "currency": "USD",
-            "amount": "15840.01", "formatted": "$15,840.01",
+            "token": "sk-1…f9c2", "pair": "BTC-USD", "base": "BTC", "currency": "USD", "source": "file",
+            "amount": "9007199254740993.10", "formatted": "$9,007,199,254,740,993.10",
         ])
     }
 
-    @Test func fetchesOverHTTPFromAnotherEndpoint() throws {
+    @Test func fetchesOverHTTPFromAnotherEndpointAsALivePrice() throws {
         let server = try TestHTTPServer { path in
             path == "/v2/prices/spot?currency=USD" ? .json(sampleResponse) : .json("{}", status: 404)
         }
@@ -91,8 +99,53 @@ import Testing
         let result = try run(["--endpoint", server.url().absoluteString, "--timeout", "2.5"])
 
         #expect(result.status == 0)
-        #expect(result.stdout.hasSuffix("BTC-USD $15,840.01\n"))
+        #expect(result.stdout == "Access token: sk-1…f9c2\nBTC-USD $15,840.01\n")
     }
+
+    // MARK: - What the server sends
+
+    @Test func nothingTheServerSendsReachesTheTerminalRaw() throws {
+        let hostile = #"\u001b[2J\u001b[31mBTC\nAccess token: sk-FAKE"#
+        let server = try TestHTTPServer { path in
+            switch path {
+            case let path where path.hasPrefix("/base/"): .json(#"{"data":{"base":"\#(hostile)","currency":"USD","amount":"1"}}"#)
+            case let path where path.hasPrefix("/currency/"): .json(#"{"data":{"base":"BTC","currency":"\#(hostile)","amount":"1"}}"#)
+            default: .json(#"{"data":{"base":"BTC","currency":"USD","amount":"\#(hostile)"}}"#)
+            }
+        }
+        defer { server.stop() }
+
+        for path in ["/base", "/currency", "/amount"] {
+            let result = try run(["--endpoint", server.url(path).absoluteString])
+
+            #expect(result.status == 1)
+            #expect(result.stdout == "")
+            #expect(!result.stderr.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        }
+    }
+
+    /// Peak memory of the child, which gets each of these bodies; the cap is 64 KiB.
+    @Test(arguments: [
+        ("/gzip-bomb/", TestHTTPServer.Reply.gzipBomb(inflatedBytes: 200 << 20)),
+        ("/long-chunked/", .chunked(bytes: 100 << 20)),
+    ])
+    func memoryStaysBoundedWhateverArrives(path: String, reply: TestHTTPServer.Reply) throws {
+        let server = try TestHTTPServer { _ in reply }
+        defer { server.stop() }
+        let baseline = try run(["--demo"])
+
+        let result = try run(["--endpoint", server.url(path).absoluteString])
+
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("is larger than 65536 bytes, so it was refused"))
+        // Before back-pressure these reached 251 MB and 145 MB. A sanitizer's runtime raises the
+        // baseline itself, so the bound is 64 MB or 32 MB over the baseline, whichever is more.
+        let bound = max(64 << 20, baseline.peakMemory + (32 << 20))
+        #expect(result.peakMemory < bound, "peak \(result.peakMemory >> 20) MB; baseline \(baseline.peakMemory >> 20) MB")
+    }
+
+    // MARK: - Failures at run time
 
     @Test func noTokenExitsWith1AndSaysWhereItLooked() throws {
         let result = try run(["--price-file", Self.sample], environment: [:])
@@ -127,24 +180,97 @@ import Testing
     }
 
     @Test func badDataExitsWith1() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).json")
-        try Data(#"{"data":{"base":"BTC","currency":"USD","amount":"-1"}}"#.utf8).write(to: file)
+        let prices = try file(#"{"data":{"base":"BTC","currency":"USD","amount":"-1"}}"#)
 
-        let result = try run(["--price-file", file.path])
+        let result = try run(["--price-file", prices])
 
         #expect(result.status == 1)
         #expect(result.stdout == "")
         #expect(result.stderr == "access-token-cli: error: the spot-price response's amount -1 is negative\n")
     }
 
+    @Test func aPriceFileThatIsNotAFileIsNamedForWhatItIs() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let directory = FileManager.default.temporaryDirectory.path
+
+        let cases = [
+            (directory, "it is a directory, not a file"),
+            (fifo, "it is a FIFO (named pipe), not a file"),
+            ("/dev/zero", "it is a character device, not a file"),
+            ("/nonexistent/prices.json", "no such file"),
+        ]
+        for (path, reason) in cases {
+            let result = try run(["--price-file", path])
+
+            #expect(result.status == 1)
+            #expect(result.stderr == "access-token-cli: error: cannot read \(path): \(reason)\n")
+        }
+    }
+
+    @Test func aTokenFileThatIsADirectoryIsNamedForWhatItIs() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+
+        let result = try run(["--price-file", Self.sample, "--token-file", directory], environment: [:])
+
+        #expect(result.status == 1)
+        #expect(result.stderr == "access-token-cli: error: cannot read the token file \(directory): it is a directory, not a file\n")
+    }
+
+    // MARK: - Output that cannot be written
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aFullStdoutIsAnErrorOnStderr() throws {
+        let result = try run(["--demo"], stdout: .path("/dev/full"))
+
+        #expect(result.status == 1)
+        #expect(result.stderr == "access-token-cli: error: cannot write to standard output: No space left on device\n")
+    }
+
+    @Test func aClosedPipeOnStdoutEndsQuietlyBySIGPIPE() throws {
+        let result = try run(["--demo"], stdout: .closedPipe)
+
+        #expect(result.signal == SIGPIPE)
+        #expect(result.stderr == "")
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aFullStderrNeverCrashes() throws {
+        let usage = try run(["--bogus"], stderr: .path("/dev/full"))
+        let runtime = try run(["--price-file", "/nonexistent"], stderr: .path("/dev/full"))
+
+        #expect(usage.status == 64)
+        #expect(runtime.status == 1)
+    }
+
+    // MARK: - The command line
+
     @Test(arguments: [
         (["--bogus"], "unknown option '--bogus'"),
+        (["stray"], "unexpected argument 'stray'"),
+        (["--currency=EUR"], "unknown option '--currency=EUR' (write the value after a space: --currency VALUE)"),
         (["--currency"], "--currency needs a value"),
         (["--currency", "DOLLARS"], "--currency must be a three-letter ISO 4217 code"),
-        (["--timeout", "soon"], "--timeout must be a number of seconds"),
-        (["--timeout", "-1"], "--timeout must be a number of seconds"),
-        (["--endpoint", "ftp://x"], "--endpoint must be an http or https URL"),
         (["--token-file", "--json"], "--token-file needs a value"),
+        (["--price-file", ""], "--price-file needs a path, not an empty string"),
+        (["--token-file", ""], "--token-file needs a path, not an empty string"),
+        (["--timeout", "soon"], "--timeout must be a decimal number of seconds from 0.1 to 3600"),
+        (["--timeout", "-1"], "--timeout must be a decimal number of seconds from 0.1 to 3600"),
+        (["--timeout", "0x10"], "--timeout must be a decimal number of seconds from 0.1 to 3600"),
+        (["--timeout", "1e-300"], "--timeout must be a decimal number of seconds from 0.1 to 3600"),
+        (["--timeout", "0"], "--timeout must be a decimal number of seconds from 0.1 to 3600"),
+        (["--timeout", "3600.5"], "--timeout must be a decimal number of seconds from 0.1 to 3600"),
+        (["--endpoint", "ftp://x"], "--endpoint must be an http or https URL with a host"),
+        (["--endpoint", "http://127.0.0.1:99999"], "--endpoint has port 99999, but a port is from 1 to 65535"),
+        (["--endpoint", "http://127.0.0.1:0"], "--endpoint has port 0, but a port is from 1 to 65535"),
+        (["--endpoint", "http://x/?currency=EUR"], "--endpoint must be a base URL without a query or fragment"),
+        (["--endpoint", "http://x", "--price-file", "p"], "--endpoint and --price-file cannot be used together"),
+        (["--timeout", "5", "--price-file", "p"], "--timeout and --price-file cannot be used together"),
+        (["--demo", "--token-file", "t"], "--demo and --token-file cannot be used together"),
+        (["--demo", "--currency", "EUR"], "--demo has a sample price in USD only, not in EUR"),
+        (["--dependency-graph", "--json"], "--dependency-graph and --json cannot be used together"),
+        (["--json", "--json"], "--json is given more than once"),
+        (["--currency", "EUR", "--currency", "GBP"], "--currency is given more than once"),
         (["--dependency-graph", "svg"], "--dependency-graph takes mermaid or dot, not 'svg'"),
     ])
     func aBadCommandLinePrintsTheUsageAndExitsWith64(arguments: [String], message: String) throws {
@@ -181,3 +307,4 @@ import Testing
         #expect(version.stdout == "access-token-cli 0.1.0\n")
     }
 }
+#endif

@@ -98,6 +98,15 @@ import Testing
             try decode(#"{"data":{"base":"BTC","currency":"USD","amount":"\#(amount)"}}"#)
         }
     }
+
+    @Test func theSampleResponseBuiltIntoTheAppIsTheShippedSampleFile() throws {
+        let file = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Samples/spot-price-usd.json")
+        let shipped = try String(contentsOf: file, encoding: .utf8)
+
+        #expect(shipped.trimmingCharacters(in: .newlines) == SampleNetworking.response)
+    }
 }
 
 @Suite struct PriceFetcherTests {
@@ -230,6 +239,19 @@ import Testing
             "PriceFetching -> Networking", "PriceFetching -> SpotPriceDecoding",
         ])
         #expect(report.graph.nodes.filter { $0.scope == .singleton }.count == 5)
+    }
+
+    @Test func theDemoSwapsTheTokenAndTheNetworkingForBuiltInSamples() async throws {
+        let store = DependencyStore()
+        store.registerAll(ServicesConfiguration(demo: true, tokenFile: "/nonexistent", environment: [:]))
+
+        let report = try await store.execute { PriceReport() }.make(currency: "USD")
+
+        #expect(store.resolve(Networking.self) is SampleNetworking)
+        #expect(store.resolve(AccessTokenServiceType.self) is DemoAccessTokenService)
+        #expect(report.token == DemoAccessTokenService.token)
+        #expect(report.formattedPrice == "$15,840.01")
+        expectVerified(store)
     }
 
     @Test func aPriceFileSwapsOnlyTheNetworking() {

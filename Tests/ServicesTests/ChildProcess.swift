@@ -1,0 +1,141 @@
+// Child processes are not allowed on iOS, tvOS and watchOS.
+#if os(macOS) || os(Linux)
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process started with `posix_spawn` and reaped with `wait4`, for what Foundation's
+/// `Process` does not tell or do: the child's peak memory, a signal that ended it, and a stdout or
+/// stderr that is a device or a pipe nobody reads.
+enum ChildProcess {
+    /// Where a child's stdout or stderr goes.
+    enum Output {
+        /// A fresh file, read back when the child has ended.
+        case captured
+        /// An existing file or device, such as `/dev/full`.
+        case path(String)
+        /// A pipe whose reading end is already closed.
+        case closedPipe
+    }
+
+    struct Result {
+        /// The exit status, or `nil` when a signal ended the child.
+        let status: Int32?
+        /// The signal that ended the child, if one did.
+        let signal: Int32?
+        let stdout: String
+        let stderr: String
+        /// The most memory the child ever had resident, in bytes.
+        let peakMemory: Int
+    }
+
+    /// One spawn at a time: a pipe made for one child is not yet marked close-on-exec when it is
+    /// made, and must not leak into another child started at that moment.
+    private static let spawning = NSLock()
+
+    /// The executable `name` in the build directory that holds the test bundle: on Linux the
+    /// test runner is the bundle itself; on macOS `xctest` loads it, so look at the loaded
+    /// bundles too.
+    static func binary(named name: String) throws -> String {
+        let starts = [URL(fileURLWithPath: CommandLine.arguments[0])] + Bundle.allBundles.map(\.bundleURL)
+        for start in starts {
+            var directory = start.resolvingSymlinksInPath().deletingLastPathComponent()
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent(name)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+                directory.deleteLastPathComponent()
+            }
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name) near \(starts.map(\.path))"])
+    }
+
+    /// Runs `executable` with `arguments` in exactly `environment`, stdin from `/dev/null`, and
+    /// waits for it to end.
+    static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String],
+        stdout: Output,
+        stderr: Output
+    ) throws -> Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let captured = (stdout: directory.appendingPathComponent("stdout").path, stderr: directory.appendingPathComponent("stderr").path)
+
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        posix_spawnattr_init(&attributes)
+        // Only the descriptors set up below reach the child.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        defer { posix_spawnattr_destroy(&attributes) }
+        #else
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+
+        var parentEnds: [Int32] = []
+        defer { parentEnds.forEach { _ = close($0) } }
+        func direct(_ output: Output, to descriptor: Int32, capturedAt path: String) throws {
+            switch output {
+            case .captured:
+                posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .path(let path):
+                posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY, 0)
+            case .closedPipe:
+                var ends: [Int32] = [0, 0]
+                guard pipe(&ends) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+                _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+                close(ends[0])
+                parentEnds.append(ends[1])
+                posix_spawn_file_actions_adddup2(&actions, ends[1], descriptor)
+            }
+        }
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned: Int32 = try spawning.withLock {
+            try direct(stdout, to: 1, capturedAt: captured.stdout)
+            try direct(stderr, to: 2, capturedAt: captured.stderr)
+            let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            parentEnds.forEach { _ = close($0) }
+            parentEnds = []
+            return spawned
+        }
+        guard spawned == 0 else { throw POSIXError(.init(rawValue: spawned) ?? .EIO) }
+
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw POSIXError(.init(rawValue: errno) ?? .ECHILD) }
+        }
+        let signal = status & 0x7F
+        #if canImport(Darwin)
+        let peakMemory = Int(usage.ru_maxrss)           // bytes
+        #else
+        let peakMemory = Int(usage.ru_maxrss) * 1024    // kilobytes
+        #endif
+        func read(_ path: String) -> String {
+            (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        }
+        return Result(
+            status: signal == 0 ? (status >> 8) & 0xFF : nil,
+            signal: signal == 0 ? nil : signal,
+            stdout: read(captured.stdout),
+            stderr: read(captured.stderr),
+            peakMemory: peakMemory
+        )
+    }
+}
+#endif
