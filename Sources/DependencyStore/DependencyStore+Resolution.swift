@@ -206,10 +206,10 @@ extension DependencyStore {
     /// registration of this store whose factory takes no arguments comes back alone, so that
     /// neither the registration nor its slot is retained.
     @inline(__always)
-    private func lookUp(_ key: ObjectIdentifier, name: String?, takingKeptInstance: Bool) -> Lookup? {
+    func lookUp(_ key: ObjectIdentifier, name: String?, takingKeptInstance: Bool) -> Lookup? {
         let own: Lookup? = registry.withLock { registry in
             guard let stored = registry[key, name] else { return nil }
-            if takingKeptInstance, stored.argumentTypes == nil, let kept = stored.slot?.kept {
+            if takingKeptInstance, stored.isPlain, let kept = stored.slot?.kept {
                 return .kept(kept, stored.lifetime)
             }
             return .found(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
@@ -264,6 +264,9 @@ extension DependencyStore {
         guard registration.accepts(arguments) else {
             throw wrongArguments(for: registration, given: arguments, requester: requester)
         }
+        if registration.isolation != .none {
+            try checkSynchronousResolve(of: registration, requester: requester)
+        }
         if let kept = found.kept {
             return Self.instance(kept, as: type, lifetime: registration.lifetime)
         }
@@ -292,7 +295,7 @@ extension DependencyStore {
 
     /// The instance a slot keeps, as the `T` it was built as.
     @inline(__always)
-    private static func instance<T>(_ kept: AnyObject, as type: T.Type, lifetime: AnyRegistration.Lifetime) -> T {
+    static func instance<T>(_ kept: AnyObject, as type: T.Type, lifetime: AnyRegistration.Lifetime) -> T {
         if lifetime == .weak {
             // A `.weak` slot keeps the object itself, built as a T.
             return kept as! T

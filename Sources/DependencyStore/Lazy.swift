@@ -22,8 +22,41 @@
 ///
 /// > Important: Resolving a lazy handle for a type nothing registers traps there, with the usual
 /// > diagnostic; `resolveIfRegistered(Lazy<T>.self)` returns `nil` instead.
+///
+/// ## In a `Sendable` class
+///
+/// A property wrapper's storage is a `var`, which a `Sendable` class may not have, so `@Injected`
+/// does not compile there. Declare a `Lazy` constant instead: it binds to
+/// ``DependencyStore/shared`` when it is created and resolves once, on first use, exactly as
+/// `@Injected` does.
+///
+/// ```swift
+/// protocol Repository: Sendable { func user() async throws -> User }
+///
+/// final class LiveRepository: Repository {
+///     private let api = Lazy<APIClient>()
+///
+///     func user() async throws -> User { try await api.value.fetchUser() }
+/// }
+/// ```
 public struct Lazy<Value> {
     private let property: Injected<Value>
+
+    /// Binds to the current ``DependencyStore/shared``, as an ``Injected`` property does: the
+    /// form for a `let` in a `Sendable` class.
+    ///
+    /// - Parameters:
+    ///   - name: The name the dependency was registered under; `nil`, the default, for the
+    ///     unnamed one.
+    ///   - fileID: Where the handle is declared, for diagnostics. Leave the default.
+    ///   - line: The line of the declaration. Leave the default.
+    public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
+        property = Injected(boundTo: .shared, name: name, requester: .lazyHandle(SourceLocation(fileID: fileID, line: line)))
+    }
+
+    private init(property: Injected<Value>) {
+        self.property = property
+    }
 
     /// The value: resolved on first use, the same afterwards.
     public var value: Value {

@@ -25,6 +25,10 @@ public struct ResolutionError: Error, CustomStringConvertible {
         /// The registration's scope cannot keep what its factory built: a ``Scope/weak``
         /// registration whose factory returned a struct or an enum.
         case invalidScope
+        /// The registration's factory cannot run here: a main-actor registration resolved
+        /// synchronously off the main actor, or an `async` one resolved synchronously. Resolve it
+        /// with ``DependencyStore/resolveAsync(_:name:fileID:line:)``.
+        case wrongIsolation
     }
 
     /// What went wrong.

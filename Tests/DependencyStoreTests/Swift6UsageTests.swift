@@ -76,3 +76,61 @@ final class PlainClass {
     @Injected private var greeting: Greeting
     var text: String { greeting.text }
 }
+
+// MARK: - Isolation and Sendable services
+
+protocol APIClient: Sendable {
+    func user() async -> String
+}
+
+struct StubAPIClient: APIClient {
+    let name: String
+    func user() async -> String { name }
+}
+
+protocol AccountRepository: Sendable {
+    func currentUser() async -> String
+}
+
+/// A service as apps write them: a `Sendable` class behind a `Sendable` protocol. `@Injected`
+/// cannot be stored in it (a wrapper's storage is a `var`); a `Lazy` constant can.
+final class LiveAccountRepository: AccountRepository {
+    private let api = Lazy<any APIClient>()
+    func currentUser() async -> String { await api.value.user() }
+}
+
+@MainActor final class AccountViewModel {
+    @Injected private var repository: any AccountRepository
+    private(set) var title = ""
+
+    func load() async { title = await repository.currentUser() }
+}
+
+/// `registerAll()` as apps write it: nonisolated, registering a @MainActor view model too.
+func registerUserFeature(in store: DependencyStore) {
+    store.register(StubAPIClient(name: "Ada"), for: (any APIClient).self)
+    store.register((any AccountRepository).self, scope: .singleton) { _ in LiveAccountRepository() }
+    store.register(AccountViewModel.self, on: MainActor.self) { _ in AccountViewModel() }
+}
+
+@Suite struct IsolationUsageTests {
+    @MainActor @Test func aMainActorViewModelOverASendableServiceLoads() async {
+        let store = DependencyStore()
+        registerUserFeature(in: store)
+
+        let model = store.execute { store.resolve(AccountViewModel.self) }
+        await model.load()
+
+        #expect(model.title == "Ada")
+    }
+
+    @Test func aSendableServiceBindsItsLazyDependencyWhereItIsCreated() async {
+        let store = DependencyStore()
+        registerUserFeature(in: store)
+
+        let repository = store.execute { LiveAccountRepository() }
+        let fromAnotherTask = await Task.detached { await repository.currentUser() }.value
+
+        #expect(fromAnotherTask == "Ada")
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 // The text of every failure a user can cause. Nothing here runs on a successful resolve.
 
 extension DependencyStore {
@@ -193,6 +195,81 @@ extension DependencyStore {
     }
 }
 
+extension DependencyStore {
+    /// Throws when `registration` cannot be built by a synchronous resolve here: a main-actor one
+    /// off the main thread, an `async` one anywhere.
+    func checkSynchronousResolve(of registration: AnyRegistration, requester: Requester) throws(ResolutionError) {
+        switch registration.isolation {
+        case .none:
+            return
+        case .mainActor:
+            if isOnMainActor() { return }
+            throw wrongIsolation(of: registration, requester: requester)
+        case .async:
+            throw wrongIsolation(of: registration, requester: requester)
+        }
+    }
+
+    /// The diagnostic for a cycle through async factories: `chain` starts and ends with the same
+    /// registration; `acrossTasks` when the chain spans tasks that await one another's builds.
+    func asyncCycle(_ chain: [String], acrossTasks: Bool, requester: Requester) -> ResolutionError {
+        var lines = ["DependencyStore: dependency cycle\(acrossTasks ? " across tasks" : ""): \(chain.joined(separator: " -> "))"]
+        lines.append("")
+        lines.append(
+            acrossTasks
+                ? "  Each of these async builds awaits the next, and the last awaits the first, so none could ever finish."
+                : "  '\(chain.last!)' was asked for while it was still being built, so its factory could never finish."
+        )
+        lines.append("  Closed by: \(Diagnostics.describe(requester))")
+        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
+        lines.append("")
+        lines += Diagnostics.cycleFix
+
+        return ResolutionError(kind: .cycle, typeName: chain.last!, chain: chain, description: lines.joined(separator: "\n"))
+    }
+
+    /// The diagnostic for a synchronous resolve of a registration whose factory cannot run here.
+    func wrongIsolation(of registration: AnyRegistration, requester: Requester) -> ResolutionError {
+        let requested = Diagnostics.label(of: registration)
+        let shortName = Diagnostics.shortName(of: registration.type)
+        let isMainActor = registration.isolation == .mainActor
+        let chain = (ResolutionStack.currentIfCreated?.registrations().map(Diagnostics.label(of:)) ?? []) + [requested]
+
+        var lines = [
+            isMainActor
+                ? "DependencyStore: '\(requested)' is registered on the main actor, but it was resolved synchronously off the main actor."
+                : "DependencyStore: '\(requested)' is registered with an async factory, but it was resolved synchronously.",
+        ]
+        lines.append("")
+        lines.append("  Requested by: \(Diagnostics.describe(requester))")
+        if chain.count > 1 {
+            lines.append("  While building: \(chain.joined(separator: " -> "))")
+        }
+        lines.append("  Registered at: \(registration.location)")
+        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
+        lines.append(
+            isMainActor
+                ? "  Its factory must run on the main actor, and a synchronous call cannot get there from this thread without blocking it."
+                : "  Its factory must be awaited, and a synchronous call cannot await."
+        )
+        lines.append("")
+        lines.append("  To fix: await it, which \(isMainActor ? "runs the factory on the main actor" : "runs the factory once for every task that asks"):")
+        lines.append("      let value = try await store.resolveAsync(\(shortName).self)")
+        if isMainActor {
+            lines.append("  or resolve it (or read the @Injected property) on the main actor, in a @MainActor function or type.")
+        } else {
+            lines.append("  An @Injected property cannot await: resolve it in an async function and pass it in.")
+        }
+
+        return ResolutionError(
+            kind: .wrongIsolation,
+            typeName: requested,
+            chain: chain,
+            description: lines.joined(separator: "\n")
+        )
+    }
+}
+
 enum Diagnostics {
     /// How to fix a cycle, on one thread or across threads.
     static let cycleFix = [
@@ -248,7 +325,7 @@ enum Diagnostics {
         case .injectedProperty(let location):
             "the @Injected property declared at \(location), on its first read"
         case .lazyHandle(let location):
-            "the Lazy handle resolved at \(location), on its first use"
+            "the Lazy handle made at \(location), on its first use"
         }
     }
 

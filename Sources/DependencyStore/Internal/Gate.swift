@@ -90,7 +90,7 @@ enum WaitSubject {
         case .instance(let registration, let store):
             "'\(Diagnostics.label(of: registration))' in \(store)"
         case .property(let type, let name, .lazyHandle(let location)):
-            "the first use of the Lazy handle resolved at \(location) ('\(Diagnostics.label(of: type, name: name))')"
+            "the first use of the Lazy handle made at \(location) ('\(Diagnostics.label(of: type, name: name))')"
         case .property(let type, let name, let requester):
             "the first read of the @Injected property declared at \(requester.location) ('\(Diagnostics.label(of: type, name: name))')"
         }

@@ -24,6 +24,20 @@ class AnyRegistration {
     /// store that holds it; `nil` for `.unique` and `.graph`. A store that inherits the
     /// registration from a parent keeps a slot of its own (see `DependencyStore+Resolution.swift`).
     let slot: InstanceSlot?
+    /// Where its factory must run.
+    let isolation: Isolation
+    /// No arguments and no isolation: a kept instance may be returned by the one-lookup fast path.
+    let isPlain: Bool
+
+    /// Where a registration's factory runs.
+    enum Isolation {
+        /// Wherever it is resolved.
+        case none
+        /// On the main actor: resolved synchronously on the main thread, or with `resolveAsync`.
+        case mainActor
+        /// It is `async`: resolved only with `resolveAsync`.
+        case async
+    }
 
     /// What resolution does with a registration's instances: the ``Scope`` without its name.
     enum Lifetime {
@@ -41,9 +55,12 @@ class AnyRegistration {
         scope: Scope,
         location: SourceLocation,
         argumentTypes: [Any.Type]?,
-        acceptsArguments: ((Any) -> Bool)?
+        acceptsArguments: ((Any) -> Bool)?,
+        isolation: Isolation
     ) {
         self.type = type
+        self.isolation = isolation
+        isPlain = argumentTypes == nil && isolation == .none
         self.name = name
         self.scope = scope
         lifetime = switch scope.kind {
@@ -78,25 +95,33 @@ class AnyRegistration {
     }
 }
 
-final class Registration<T>: AnyRegistration {
-    /// Runs the factory, with the arguments `accepts(_:)` has already checked.
+final class Registration<T>: AnyRegistration, @unchecked Sendable {
+    /// Runs the factory, with the arguments `accepts(_:)` has already checked. For a main-actor
+    /// registration, call it only on the main thread.
     let build: (DependencyStore, GivenArguments) -> T
+    /// The factory of an `async` registration, or the main-actor factory run on the main actor;
+    /// `nil` for the others, which `resolveAsync` builds with `build`.
+    let buildAsync: (@Sendable (DependencyStore, Requester) async throws -> T)?
 
     init(
         name: String?,
         scope: Scope,
         location: SourceLocation,
         arguments: (types: [Any.Type], accept: (Any) -> Bool)?,
-        build: @escaping (DependencyStore, GivenArguments) -> T
+        isolation: Isolation = .none,
+        build: @escaping (DependencyStore, GivenArguments) -> T,
+        buildAsync: (@Sendable (DependencyStore, Requester) async throws -> T)? = nil
     ) {
         self.build = build
+        self.buildAsync = buildAsync
         super.init(
             type: T.self,
             name: name,
             scope: scope,
             location: location,
             argumentTypes: arguments?.types,
-            acceptsArguments: arguments?.accept
+            acceptsArguments: arguments?.accept,
+            isolation: isolation
         )
     }
 
@@ -106,7 +131,9 @@ final class Registration<T>: AnyRegistration {
             scope: scope,
             location: location,
             arguments: argumentTypes.map { ($0, acceptsArguments!) },
-            build: build
+            isolation: isolation,
+            build: build,
+            buildAsync: buildAsync
         )
     }
 
@@ -161,7 +188,7 @@ private final class TypedInstanceBox<T>: InstanceBox {
 /// `box`, `object` and `generation` are guarded by the lock of the store that owns the slot;
 /// `gate` is held by the one thread building the instance, so that others asking at the same
 /// time wait for it instead of building their own.
-final class InstanceSlot {
+final class InstanceSlot: @unchecked Sendable {
     let gate = Gate()
     /// The instance of a `.singleton` or custom scope, in an `InstanceBox`.
     var box: AnyObject?
@@ -170,6 +197,9 @@ final class InstanceSlot {
     /// Bumped by every reset, so a build that was running during a reset does not cache its
     /// result afterwards.
     var generation = 0
+    /// The build of an `async` (or main-actor) registration that `resolveAsync` callers are
+    /// awaiting, so that it runs once however many tasks ask first.
+    var inFlight: AsyncBuild?
 
     /// What the slot keeps: the box, or the weakly held object. Call with the owning store's lock
     /// held.
@@ -189,7 +219,7 @@ final class InstanceSlot {
 }
 
 /// A place in the user's source: where something was declared, registered or requested.
-struct SourceLocation: CustomStringConvertible {
+struct SourceLocation: CustomStringConvertible, Sendable {
     let fileID: StaticString
     let line: UInt
 
@@ -197,12 +227,12 @@ struct SourceLocation: CustomStringConvertible {
 }
 
 /// Who asked for a dependency, for the missing-registration message.
-enum Requester {
+enum Requester: Sendable {
     /// A direct call to `resolve` or `tryResolve`.
     case call(SourceLocation)
     /// The first read of an `@Injected` property declared at this place.
     case injectedProperty(SourceLocation)
-    /// The first use of a `Lazy` handle resolved at this place.
+    /// The first use of a `Lazy` handle made (resolved or declared) at this place.
     case lazyHandle(SourceLocation)
 
     var location: SourceLocation {
@@ -252,3 +282,8 @@ struct NamedKey: Hashable {
     let type: ObjectIdentifier
     let name: String
 }
+
+// Registrations are immutable once made (every stored property is a `let`), and their factories
+// may run on any thread by design (see `DependencyStore`'s documentation): a shared build's task
+// carries its registration across to the thread that runs it.
+extension AnyRegistration: @unchecked Sendable {}

@@ -37,6 +37,9 @@ final class Verifier {
         /// returned) and its edges are recorded, so verifying them again as a root would repeat
         /// the work. Skipping them keeps verification linear in registrations and edges.
         var resolved: Set<ObjectIdentifier> = []
+        /// Registrations not verified because they (or what they resolve) must run on the main
+        /// actor or be awaited, with the reason.
+        var skippedForIsolation: [(node: NodeKey, reason: String)] = []
         var finished = false
     }
 
@@ -94,9 +97,16 @@ final class Verifier {
     }
 
     /// The graph, the problems and the skipped registrations, once `run` has returned.
-    func report(store: DependencyStore, skipped: [AnyRegistration], verifiedCount: Int) -> VerificationReport {
+    func report(store: DependencyStore, skipped: [AnyRegistration], isolated: [AnyRegistration], verifiedCount: Int) -> VerificationReport {
         state.withLock { state in
             let skippedNodes = skipped.map { node($0, in: &state) }
+            let isolatedRoots = isolated.map { registration in
+                (node(registration, in: &state).key,
+                 registration.isolation == .mainActor ? "its factory runs on the main actor" : "its factory is async")
+            }
+            let skippedForIsolation = (isolatedRoots + state.skippedForIsolation).compactMap { entry in
+                state.nodes[entry.0].map { (node: $0, reason: entry.1) }
+            }
             let graph = DependencyGraph(
                 nodes: state.nodeOrder.compactMap { state.nodes[$0] },
                 edges: state.edgeOrder.compactMap { state.edges[$0] }
@@ -107,6 +117,7 @@ final class Verifier {
                 verifiedCount: verifiedCount,
                 problems: problems,
                 skipped: skippedNodes,
+                skippedForIsolation: skippedForIsolation,
                 graph: graph
             )
         }
@@ -178,6 +189,15 @@ final class Verifier {
                     $0.type == subject.type && $0.name == subject.name
                 } ?? 0
                 return .cycle(Array(nodes[start...]) + [nodes[start]])
+            case .wrongIsolation:
+                // Not wrong: verify() builds on threads of its own, where a main-actor or async
+                // factory cannot run. The registration being verified is listed as skipped.
+                if let root = chain.first {
+                    let how = error.description.contains("main actor") ? "runs on the main actor" : "is async"
+                    let reason = "it needs \(Diagnostics.shortName(of: subject.type)), whose factory \(how)"
+                    state.skippedForIsolation.append((node(root, in: &state).key, reason))
+                }
+                return nil
             case .wrongArguments, .invalidScope:
                 // The registration whose resolve failed is not on the chain (it was refused before
                 // its factory ran, or after it returned): it ends the path, after its dependent.

@@ -25,7 +25,9 @@ extension DependencyStore {
     /// - A registration built as a dependency of an earlier one is not built again, so the work
     ///   grows with the number of registrations and edges.
     /// - Registrations whose factory takes arguments are skipped unless `sampleArguments` gives
-    ///   them some.
+    ///   them some. Main-actor and `async` registrations, and those whose factories resolve one,
+    ///   are skipped and listed with the reason: verification builds on threads of its own, where
+    ///   those factories cannot run.
     ///
     /// What it cannot see: work done outside factories (an `@Injected` property resolved later
     /// resolves what *its* registration resolves, which verification builds on its own, but a
@@ -59,8 +61,11 @@ extension DependencyStore {
 
         var roots: [(registration: AnyRegistration, arguments: GivenArguments)] = []
         var skipped: [AnyRegistration] = []
+        var isolated: [AnyRegistration] = []
         for registration in registrations {
-            if registration.argumentTypes == nil {
+            if registration.isolation != .none {
+                isolated.append(registration)
+            } else if registration.argumentTypes == nil {
                 roots.append((registration, .none))
             } else if let sample = sampleArguments.last(where: {
                 $0.type == ObjectIdentifier(registration.type) && $0.name == registration.name
@@ -71,7 +76,7 @@ extension DependencyStore {
             }
         }
         verifier.run(roots, in: copy)
-        return verifier.report(store: self, skipped: skipped, verifiedCount: roots.count)
+        return verifier.report(store: self, skipped: skipped, isolated: isolated, verifiedCount: roots.count)
     }
 
     /// A store with fresh copies of every registration `store` sees, nearest store winning, and

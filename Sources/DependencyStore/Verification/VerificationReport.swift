@@ -19,8 +19,30 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// Registrations whose factory takes arguments and for which no ``SampleArguments`` were
     /// given: not built, so not verified.
     public let skipped: [DependencyGraph.Node]
+    /// Registrations not verified because their factory, or one they resolve, runs on the main
+    /// actor or is `async`: verification builds on threads of its own, where those cannot run.
+    /// ``description`` gives each one's reason.
+    public var skippedForIsolation: [DependencyGraph.Node] { isolationSkips.map(\.node) }
     /// The dependencies verification observed.
     public let graph: DependencyGraph
+    /// `skippedForIsolation`, with the reasons.
+    let isolationSkips: [(node: DependencyGraph.Node, reason: String)]
+
+    init(
+        storeDescription: String,
+        verifiedCount: Int,
+        problems: [VerificationProblem],
+        skipped: [DependencyGraph.Node],
+        skippedForIsolation: [(node: DependencyGraph.Node, reason: String)],
+        graph: DependencyGraph
+    ) {
+        self.storeDescription = storeDescription
+        self.verifiedCount = verifiedCount
+        self.problems = problems
+        self.skipped = skipped
+        isolationSkips = skippedForIsolation
+        self.graph = graph
+    }
 
     /// Whether no problem was found. Skipped registrations do not count as problems; check
     /// ``skipped`` or give sample arguments to cover them.
@@ -40,6 +62,10 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
         if !skipped.isEmpty {
             lines.append("Skipped, as their factories take arguments (pass SampleArguments to verify(sampleArguments:) to build them):")
             lines += skipped.map { "- \($0), registered at \($0.registeredAt ?? "?")" }
+        }
+        if !isolationSkips.isEmpty {
+            lines.append("Skipped, as verify() builds on threads of its own (resolve these with resolveAsync, and test them there):")
+            lines += isolationSkips.map { "- \($0.node), registered at \($0.node.registeredAt ?? "?"): \($0.reason)" }
         }
         return lines.joined(separator: "\n")
     }

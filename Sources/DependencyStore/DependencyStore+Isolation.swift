@@ -1,0 +1,232 @@
+// Factories that cannot run just anywhere: on the main actor, or `async`. Both are registered from
+// ordinary nonisolated code (`registerAll()`), and resolved with `await` from anywhere.
+
+extension DependencyStore {
+    /// Registers a factory that runs on the main actor: for `@MainActor` view models and services,
+    /// registered from nonisolated code such as `registerAll()`.
+    ///
+    /// ```swift
+    /// store.register(ProfileModel.self, on: MainActor.self) { store in
+    ///     ProfileModel(repository: store.resolve())     // ProfileModel's init is @MainActor
+    /// }
+    ///
+    /// @MainActor func show() {
+    ///     let model = store.resolve(ProfileModel.self)  // on the main actor: synchronous
+    /// }
+    /// func prefetch() async throws {
+    ///     let model = try await store.resolveAsync(ProfileModel.self)  // anywhere: awaits the main actor
+    /// }
+    /// ```
+    ///
+    /// On the main actor, `resolve` and `@Injected` (in a `@MainActor` type) build it synchronously.
+    /// Off the main actor, `resolveAsync` runs the factory there; a synchronous `resolve` never runs
+    /// it off the main actor: it traps, naming the type and the fix. A cached scope builds exactly
+    /// once, whichever context asks first.
+    ///
+    /// - Parameters:
+    ///   - type: The type that callers will ask for.
+    ///   - name: Tells apart several registrations of one type.
+    ///   - scope: How long a built instance lives; see ``Scope``.
+    ///   - actor: `MainActor.self`. (For another global actor, register an `async` factory that
+    ///     awaits it.)
+    ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
+    ///   - line: The line of the registration. Leave the default.
+    ///   - factory: Builds the value, on the main actor.
+    public func register<T: Sendable>(
+        _ type: T.Type,
+        name: String? = nil,
+        scope: Scope = .unique,
+        on actor: MainActor.Type,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @MainActor (DependencyStore) -> T
+    ) {
+        add(Registration<T>(
+            name: name,
+            scope: scope,
+            location: SourceLocation(fileID: fileID, line: line),
+            arguments: nil,
+            isolation: .mainActor,
+            // Called only on the main thread: checkSynchronousResolve refuses every other.
+            build: { store, _ in MainActor.assumeIsolated { factory(store) } },
+            // Off the main actor: hop there and resolve as it does, through the same slot and gate,
+            // so that a cached instance is built once whichever way it is asked for.
+            buildAsync: { store, requester in
+                await MainActor.run { store.resolve(T.self, name: name, arguments: .none, requester: requester) }
+            }
+        ))
+    }
+
+    /// Registers an `async` factory: for services that start with `await` (a database opened,
+    /// a session restored, a token refreshed).
+    ///
+    /// ```swift
+    /// store.register(Database.self, scope: .singleton) { store async throws in
+    ///     try await Database.open(at: store.resolve(Configuration.self).databaseURL)
+    /// }
+    ///
+    /// let database = try await store.resolveAsync(Database.self)
+    /// ```
+    ///
+    /// Resolve it with ``resolveAsync(_:name:fileID:line:)``. A cached scope runs the factory
+    /// once however many tasks await it first: they all await the one build. A factory that throws
+    /// caches nothing; every task awaiting that build gets the error, and the next resolve tries
+    /// again. Cancelling a task that awaits a build does not cancel the build: the others get its
+    /// value, and so does the cancelled task (check `Task.isCancelled` after, if it matters).
+    ///
+    /// > Important: A synchronous `resolve` (or an `@Injected` property) cannot await, so it traps
+    /// > for an async registration, saying so. A dependency cycle through async factories traps
+    /// > with the chain, even when the chain spans several tasks.
+    ///
+    /// - Parameters:
+    ///   - type: The type that callers will ask for.
+    ///   - name: Tells apart several registrations of one type.
+    ///   - scope: How long a built instance lives; see ``Scope``.
+    ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
+    ///   - line: The line of the registration. Leave the default.
+    ///   - factory: Builds the value. While it runs, this store is ``DependencyStore/shared``.
+    public func register<T: Sendable>(
+        _ type: T.Type,
+        name: String? = nil,
+        scope: Scope = .unique,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (DependencyStore) async throws -> T
+    ) {
+        add(Registration<T>(
+            name: name,
+            scope: scope,
+            location: SourceLocation(fileID: fileID, line: line),
+            arguments: nil,
+            isolation: .async,
+            build: { _, _ in preconditionFailure("DependencyStore: an async factory was called synchronously") },
+            buildAsync: { store, _ in
+                try await DependencyStore.$current.withValue(store) { try await factory(store) }
+            }
+        ))
+    }
+
+    /// Resolves `type`, awaiting what a synchronous resolve cannot: an `async` factory, or a
+    /// main-actor factory from off the main actor. Any other registration resolves as
+    /// ``resolve(_:name:fileID:line:)`` does.
+    ///
+    /// ```swift
+    /// let database = try await store.resolveAsync(Database.self)
+    /// let model = try await store.resolveAsync(ProfileModel.self)   // built on the main actor
+    /// ```
+    ///
+    /// > Important: A missing registration, a cycle and wrong arguments trap, as with `resolve`;
+    /// > what this throws is what an `async` factory throws.
+    ///
+    /// - Parameters:
+    ///   - type: The type that was registered.
+    ///   - name: The name it was registered under; `nil` for the unnamed one.
+    ///   - fileID: The caller's file, for diagnostics. Leave the default.
+    ///   - line: The caller's line, for diagnostics. Leave the default.
+    /// - Returns: What the registration's factory built, or the instance its scope keeps.
+    /// - Throws: What an `async` factory threw.
+    public func resolveAsync<T>(
+        _ type: T.Type = T.self,
+        name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) async throws -> T {
+        let requester = Requester.call(SourceLocation(fileID: fileID, line: line))
+        guard case .found(let found) = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: false),
+            found.registration.isolation != .none
+        else {
+            // Plain registrations, handles and missing ones: the synchronous path, which traps as usual.
+            return resolve(type, name: name, arguments: .none, requester: requester)
+        }
+        let typed = unsafeDowncast(found.registration, to: Registration<T>.self)
+        let buildAsync = typed.buildAsync!
+        if typed.isolation == .mainActor {
+            return try await buildAsync(self, requester)
+        }
+        if let kept = found.kept {
+            return Self.instance(kept, as: type, lifetime: typed.lifetime)
+        }
+        let resolution = AsyncResolution.current
+        if let start = resolution.indexOfLink(building: typed, in: core) {
+            let labels = resolution.chain[start...].map { Diagnostics.label(of: $0.registration) }
+            fail(asyncCycle(labels + [Diagnostics.label(of: typed)], acrossTasks: false, requester: requester),
+                 resolving: type, name: name, at: requester)
+        }
+        switch typed.lifetime {
+        case .unique, .graph:
+            return try await AsyncResolution.$current.withValue(resolution.appending(typed, in: core)) {
+                try await buildAsync(self, requester)
+            }
+        case .cached, .weak:
+            let build = sharedBuild(of: typed, in: found.slot!, resolution: resolution, requester: requester)
+            if case .kept(let kept) = build {
+                return Self.instance(kept, as: type, lifetime: typed.lifetime)
+            }
+            guard case .awaiting(let inFlight) = build else { preconditionFailure() }
+            if let cycle = resolution.beginAwaiting(inFlight) {
+                let labels = cycle.map { Diagnostics.label(of: $0.registration) }
+                fail(asyncCycle(labels + [labels[0]], acrossTasks: true, requester: requester),
+                     resolving: type, name: name, at: requester)
+            }
+            defer { resolution.endAwaiting() }
+            let kept = try await inFlight.task.value
+            return Self.instance(kept.object, as: type, lifetime: typed.lifetime)
+        }
+    }
+
+    private enum SharedBuild {
+        case kept(AnyObject)
+        case awaiting(AsyncBuild)
+    }
+
+    /// The instance the slot keeps, or the build in flight for it, started now if there is none.
+    private func sharedBuild<T>(
+        of registration: Registration<T>,
+        in slot: InstanceSlot,
+        resolution: AsyncResolution,
+        requester: Requester
+    ) -> SharedBuild {
+        registry.withLock { _ in
+            if let kept = slot.kept { return .kept(kept) }
+            if let inFlight = slot.inFlight { return .awaiting(inFlight) }
+            let build = AsyncBuild(registration: registration)
+            let chain = resolution.appending(registration, in: core, build: build)
+            let generation = slot.generation
+            let lifetime = registration.lifetime
+            let buildAsync = registration.buildAsync!
+            // Not a child of the first resolver: cancelling it does not cancel the others' build.
+            build.task = Task { [self] in
+                do {
+                    let value = try await AsyncResolution.$current.withValue(chain) { try await buildAsync(self, requester) }
+                    let kept: AnyObject
+                    if lifetime == .weak {
+                        guard Swift.type(of: value as Any) is AnyClass else {
+                            fail(weakScopeNeedsAClass(registration, built: value, requester: requester),
+                                 resolving: T.self, name: registration.name, at: requester)
+                        }
+                        kept = value as AnyObject
+                    } else {
+                        kept = InstanceBox.make(value)
+                    }
+                    registry.withLock { registry in
+                        if slot.inFlight === build { slot.inFlight = nil }
+                        guard slot.generation == generation, !registry.isClosed else { return }
+                        if lifetime == .weak { slot.object = kept } else { slot.box = kept }
+                    }
+                    return KeptInstance(object: kept)
+                } catch {
+                    // Nothing is kept: the next resolve builds again.
+                    registry.withLock { _ in if slot.inFlight === build { slot.inFlight = nil } }
+                    throw error
+                }
+            }
+            slot.inFlight = build
+            return .awaiting(build)
+        }
+    }
+}
+
+/// A built instance handed from a shared build's task to the tasks awaiting it.
+struct KeptInstance: @unchecked Sendable {
+    let object: AnyObject
+}

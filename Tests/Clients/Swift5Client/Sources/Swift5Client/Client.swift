@@ -1,0 +1,56 @@
+import DependencyStore
+
+// The shapes an iOS app writes, in the Swift 5 language mode.
+
+public protocol APIClient: Sendable {
+    func user() async -> String
+}
+
+public struct StubAPIClient: APIClient {
+    public init() {}
+    public func user() async -> String { "Ada" }
+}
+
+public protocol UserRepository: Sendable {
+    func currentUser() async -> String
+}
+
+/// A `Sendable` service with an injected dependency.
+public final class LiveUserRepository: UserRepository {
+    private let api = Lazy<any APIClient>()
+    public init() {}
+    public func currentUser() async -> String { await api.value.user() }
+}
+
+/// A main-actor view model, injected into a main-actor screen.
+@MainActor public final class ProfileModel {
+    @Injected private var repository: any UserRepository
+    public private(set) var title = ""
+    public init() {}
+    public func load() async { title = await repository.currentUser() }
+}
+
+@MainActor public final class ProfileScreen {
+    @Injected public var model: ProfileModel
+    public init() {}
+}
+
+/// A service that starts with `await`.
+public final class Database: Sendable {
+    public static func open() async throws -> Database { Database() }
+}
+
+extension DependencyStore {
+    /// Nonisolated, as `registerAll()` is.
+    public func registerClient() {
+        register(StubAPIClient(), for: (any APIClient).self)
+        register((any UserRepository).self, scope: .singleton) { _ in LiveUserRepository() }
+        register(ProfileModel.self, on: MainActor.self) { _ in ProfileModel() }
+        register(Database.self, scope: .singleton) { _ async throws in try await Database.open() }
+    }
+}
+
+public func prefetch(from store: DependencyStore) async throws {
+    _ = try await store.resolveAsync(Database.self)
+    _ = try await store.resolveAsync(ProfileModel.self)
+}
