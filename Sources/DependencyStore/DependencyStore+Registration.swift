@@ -83,6 +83,39 @@ extension DependencyStore {
         ))
     }
 
+    /// A synchronous factory that throws: deprecated, so that it is a warning where it is written.
+    ///
+    /// Without this overload, `register(Config.self) { _ in try loadConfig() }` would quietly
+    /// become an `async` registration (a throwing closure fits `async throws`), which a plain
+    /// `resolve` then refuses. A resolve has nowhere to send a factory's error: handle it in the
+    /// factory, or make the factory `async` and resolve it with `resolveAsync`, which throws.
+    /// If used anyway, a thrown error traps at the resolve, naming the error and the registration.
+    @available(
+        *, deprecated,
+        message: "a resolve has nowhere to send a factory's error: handle it in the factory, or write `{ store async throws in ... }` and resolve with `try await resolveAsync`"
+    )
+    public func register<T>(
+        _ type: T.Type,
+        name: String? = nil,
+        scope: Scope = .unique,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping (DependencyStore) throws -> T
+    ) {
+        register(type, name: name, scope: scope, fileID: fileID, line: line) { store in
+            do {
+                return try factory(store)
+            } catch {
+                fatalError(
+                    "DependencyStore: the factory of '\(Diagnostics.label(of: T.self, name: name))' registered at \(fileID):\(line) threw \(error).\n\n"
+                        + "  To fix: handle the error in the factory, or make it async ({ store async throws in ... }) and resolve it with try await resolveAsync.",
+                    file: fileID,
+                    line: line
+                )
+            }
+        }
+    }
+
     /// Whether a resolve of `type` (with `name`) would find a registration, in this store or a
     /// parent.
     ///

@@ -28,9 +28,11 @@
 /// A property wrapper's storage is a `var`, which a `Sendable` class may not have, so `@Injected`
 /// does not compile there. Declare a `Lazy` constant instead: it binds to
 /// ``DependencyStore/shared`` when it is created and resolves once, on first use, exactly as
-/// `@Injected` does.
+/// `@Injected` does. The dependency's type must be `Sendable`, as for any stored property of a
+/// `Sendable` class.
 ///
 /// ```swift
+/// protocol APIClient: Sendable { func fetchUser() async throws -> User }
 /// protocol Repository: Sendable { func user() async throws -> User }
 ///
 /// final class LiveRepository: Repository {

@@ -17,6 +17,10 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
     public let argumentTypes: [String]
     /// Where it was registered: `App/Wiring.swift:11`.
     public let registeredAt: String
+    /// Whether its factory runs on the main actor (`register(_:on: MainActor.self)`).
+    public let runsOnMainActor: Bool
+    /// Whether its factory is `async`, resolved with `resolveAsync` only.
+    public let isAsync: Bool
     /// Whether the store keeps a built instance of it now (a `.singleton`, `.weak` or custom scope
     /// that was resolved through this store and not reset since).
     public let hasKeptInstance: Bool
@@ -30,14 +34,19 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
         scope = registration.scope
         argumentTypes = registration.argumentTypes?.map(Diagnostics.shortName(of:)) ?? []
         registeredAt = registration.location.description
+        runsOnMainActor = registration.isolation == .mainActor
+        isAsync = registration.isolation == .async
         self.hasKeptInstance = hasKeptInstance
         self.inheritedFrom = inheritedFrom
     }
 
     /// `Greeting (named "formal"), .unique, arguments (String, Int), registered at
-    /// App/Wiring.swift:12, instance kept, from the root store`: the parts that apply.
+    /// App/Wiring.swift:12, instance kept, from the root store` (and `on the main actor` or
+    /// `async` after the scope): the parts that apply.
     public var description: String {
         var parts = [name.map { "\(type) (named \"\($0)\")" } ?? type, scope.description]
+        if runsOnMainActor { parts.append("on the main actor") }
+        if isAsync { parts.append("async") }
         if !argumentTypes.isEmpty { parts.append("arguments (\(argumentTypes.joined(separator: ", ")))") }
         parts.append("registered at \(registeredAt)")
         if hasKeptInstance { parts.append("instance kept") }

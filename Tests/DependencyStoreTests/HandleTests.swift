@@ -33,6 +33,10 @@ private final class ProviderHolder {
     @Injected var sessions: Provider<Session>
 }
 
+private final class LazyHolder {
+    @Injected var session: Lazy<Session>
+}
+
 @Suite struct ProviderTests {
     @Test func buildsOnEveryCallObeyingTheScope() {
         let store = DependencyStore()
@@ -92,6 +96,19 @@ private final class ProviderHolder {
         #expect(store.resolveIfRegistered(Provider<Session>.self) != nil)
     }
 
+    @Test func verifyFollowsHandlesHeldByInjectedPropertiesToWhatTheyResolve() {
+        let store = DependencyStore()
+        store.register(Session(), for: Session.self)
+        store.register(ProviderHolder(), for: ProviderHolder.self)
+        store.register(LazyHolder(), for: LazyHolder.self)
+
+        let report = store.verify()
+
+        #expect(report.isClean, "\(report)")
+        let edges = Set(report.graph.edges.map { "\($0.from) -\($0.isLazy ? "lazy" : "")-> \($0.to)" })
+        #expect(edges == ["ProviderHolder -lazy-> Session", "LazyHolder -lazy-> Session"])
+    }
+
     #if os(macOS) || os(Linux) || os(Windows)
     @Test func aProviderForAnUnregisteredTypeTrapsWhereItIsResolved() async throws {
         let result = try await #require(
@@ -102,6 +119,7 @@ private final class ProviderHolder {
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("no registration for 'DependencyStoreTests.Session'"))
+        #expect(stderr.contains("Asked for as: Provider<Session>, which the store makes for any registered 'Session'"))
         #expect(stderr.contains("Requested by: resolve at DependencyStoreTests/HandleTests.swift:"))
     }
     #endif

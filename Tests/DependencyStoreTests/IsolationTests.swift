@@ -225,6 +225,9 @@ struct ConnectionFailed: Error, Equatable {}
 
         #expect(report.isClean)
         #expect(report.skippedForIsolation.map(\.description).sorted() == ["Banner", "Database", "ProfileModel"])
+        #expect(report.verifiedCount == 0, "Banner was skipped on the way, not verified")
+        #expect(store.registrations.map(\.description).contains { $0.hasPrefix("ProfileModel, .unique, on the main actor, registered at") })
+        #expect(store.registrations.map(\.description).contains { $0.hasPrefix("Database, .unique, async, registered at") })
         let text = report.description
         #expect(text.contains("- Database, registered at DependencyStoreTests/IsolationTests.swift:"))
         #expect(text.contains(": its factory is async"))
@@ -233,6 +236,19 @@ struct ConnectionFailed: Error, Equatable {}
     }
 
     #if os(macOS) || os(Linux) || os(Windows)
+    @Test func aSynchronousFactoryThatThrowsIsPlainAndTrapsWithItsError() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let store = DependencyStore()
+                registerThrowingFactory(in: store)
+                _ = store.resolve(Database.self)
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("the factory of 'DependencyStoreTests.Database' registered at DependencyStoreTests/IsolationTests.swift:"))
+        #expect(stderr.contains("threw ConnectionFailed()"))
+    }
+
     @Test func aSynchronousResolveOfAnAsyncRegistrationTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -337,5 +353,23 @@ actor AsyncGate {
         let ready = arrivalWatchers.filter { $0.count <= arrived }
         arrivalWatchers.removeAll { $0.count <= arrived }
         for watcher in ready { watcher.continuation.resume() }
+    }
+}
+
+/// A synchronous factory that throws: the deprecated overload, as a user would write it. The
+/// deprecation warning is what tells a user; the suite reaches it through a protocol requirement,
+/// so that the warning stays inside the one deprecated witness.
+func registerThrowingFactory(in store: DependencyStore) {
+    (ThrowingFactoryRegistrar() as any ThrowingFactoryRegistering).register(in: store)
+}
+
+private protocol ThrowingFactoryRegistering {
+    func register(in store: DependencyStore)
+}
+
+private struct ThrowingFactoryRegistrar: ThrowingFactoryRegistering {
+    @available(*, deprecated, message: "exercises the deprecated throwing-factory overload on purpose")
+    func register(in store: DependencyStore) {
+        store.register(Database.self) { _ in throw ConnectionFailed() }
     }
 }

@@ -114,7 +114,9 @@ final class Verifier {
             let problems = state.problems + Self.captives(in: graph, rule: captiveRule)
             return VerificationReport(
                 storeDescription: store.description,
-                verifiedCount: verifiedCount,
+                // Those skipped on the way (they resolve a main-actor or async registration) were
+                // not verified either.
+                verifiedCount: verifiedCount - Set(state.skippedForIsolation.map(\.node)).count,
                 problems: problems,
                 skipped: skippedNodes,
                 skippedForIsolation: skippedForIsolation,
@@ -146,8 +148,10 @@ final class Verifier {
 
     /// An `@Injected` (or `@OptionalInjected`) property was created while a factory ran: records
     /// the edge it will resolve on first read, and a missing registration unless it is optional.
-    func declared(_ type: Any.Type, name: String?, optional: Bool, in store: DependencyStore, at location: SourceLocation) {
+    func declared(_ declaredType: Any.Type, name: String?, optional: Bool, in store: DependencyStore, at location: SourceLocation) {
         guard let requester = ResolutionStack.current.frames.last?.registration else { return }
+        // A property holding a Provider or Lazy depends on what the handle resolves.
+        let type = (declaredType as? any DependencyHandle.Type)?.valueType ?? declaredType
         let target = store.ownRegistration(for: ObjectIdentifier(type), name: name)
         state.withLock { state in
             guard !state.finished else { return }
