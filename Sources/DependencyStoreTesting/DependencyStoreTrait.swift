@@ -1,3 +1,6 @@
+// TestScoping, which the trait is built on, arrived in Swift 6.1 (Xcode 16.3); with an older
+// compiler the trait is left out, and the rest of the library builds.
+#if compiler(>=6.1)
 import DependencyStore
 import Testing
 
@@ -91,3 +94,4 @@ extension Trait where Self == DependencyStoreTrait {
         DependencyStoreTrait(makeParent: parent, configure: configure, fileID: fileID, line: line)
     }
 }
+#endif

@@ -81,7 +81,7 @@ final class Screen2 {
         #expect(store.resolve(Greeting.self, name: "9", arguments: 1, 2, 3, 4, 5, 6, 7, 8, nil as Window?).text == "12345678 true 7")
     }
 
-    #if os(macOS) || os(Linux) || os(Windows)
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test func sixArgumentsOfTheWrongTypesTrapWithExpectedAndGiven() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -4,9 +4,9 @@ import Testing
 /// The trap messages, checked in a child process (exit tests), and the close-match hints, checked
 /// through `tryResolve`, which carries the same text.
 @Suite struct DiagnosticsTests {
-    // Exit tests need to spawn a child process, which Swift Testing offers on macOS, Linux and
-    // Windows only.
-    #if os(macOS) || os(Linux) || os(Windows)
+    // Exit tests need Swift 6.2 (Xcode 26) and a child process, which Swift Testing offers on
+    // macOS, Linux and Windows only.
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test func missingRegistrationTrapNamesTypeCallerStoreAndFix() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

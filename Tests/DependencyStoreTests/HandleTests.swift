@@ -109,7 +109,7 @@ private final class LazyHolder {
         #expect(edges == ["ProviderHolder -lazy-> Session", "LazyHolder -lazy-> Session"])
     }
 
-    #if os(macOS) || os(Linux) || os(Windows)
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test func aProviderForAnUnregisteredTypeTrapsWhereItIsResolved() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -100,7 +100,7 @@ struct ConnectionFailed: Error, Equatable {}
         }
     }
 
-    #if os(macOS) || os(Linux) || os(Windows)
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test func aSynchronousResolveOffTheMainActorTrapsWithTheFix() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -235,7 +235,7 @@ struct ConnectionFailed: Error, Equatable {}
         #expect(text.contains(": it needs ProfileModel, whose factory runs on the main actor"))
     }
 
-    #if os(macOS) || os(Linux) || os(Windows)
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test func aSynchronousFactoryThatThrowsIsPlainAndTrapsWithItsError() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

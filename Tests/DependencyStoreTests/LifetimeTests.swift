@@ -106,6 +106,7 @@ func endTheProcessIfItHangs(after seconds: Double = 20) {
         #expect(weakStore == nil, "after the first read the property holds nothing of the store")
     }
 
+    #if compiler(>=6.1)
     @Test func storesMadeByTheTestTraitAreFreed() async throws {
         let trait = DependencyStoreTrait.dependencyStore { $0.register("net", for: String.self) }
         let seen = Recorded<WeakBox<DependencyStore>>(WeakBox(nil))
@@ -116,6 +117,7 @@ func endTheProcessIfItHangs(after seconds: Double = 20) {
         }
         #expect(seen.value.object == nil)
     }
+    #endif
 
     // Made by hand, which needs the initialiser of swift-corelibs-xctest.
     #if os(Linux)
@@ -129,7 +131,7 @@ func endTheProcessIfItHangs(after seconds: Double = 20) {
 
     // MARK: - No user code under the store's lock
 
-    #if os(macOS) || os(Linux) || os(Windows)
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test func aDeinitThatResolvesDuringResetCompletes() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()

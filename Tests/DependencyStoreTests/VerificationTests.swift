@@ -186,6 +186,9 @@ struct VerificationTests {
         #expect(withSample.problems.first?.path.map(\.description) == ["Banner", "Greeting"])
         #expect(withSample.problems.first?.description.hasPrefix("failed: Banner -> Greeting: DependencyStore: wrong arguments for 'DependencyStoreTests.Greeting'") == true,
                 "\(withSample)")
+        #expect(withSample.problems.first?.description.hasSuffix(
+            "Fix: pass values of exactly those types, in that order: resolve(Greeting.self, arguments: <String>, <Int>)"
+        ) == true, "the diagnostic's own fix, not a repository path")
     }
 
     @Test("a factory that does not return in time is reported and verification goes on")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What ``DependencyStore/verify(sampleArguments:timeout:captives:)`` found: the problems, the
 /// registrations it could not build without arguments, and the graph it observed.
 ///
@@ -156,11 +158,16 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
 
     static func failed(_ path: [DependencyGraph.Node], message: String) -> Self {
         let chain = path.map(\.description).joined(separator: " -> ")
-        let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
+        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let firstLine = lines.first ?? message
+        // The diagnostic's own fix: its "To fix:" line and the example under it.
+        let fix = lines.firstIndex { $0.hasPrefix("To fix:") }.map { index in
+            lines[index...].prefix(2).joined(separator: " ").dropFirst("To fix:".count).trimmingCharacters(in: .whitespaces)
+        } ?? "see the message resolve traps with for this case"
         return Self(
             kind: .failed,
             path: path,
-            description: "failed: \(chain): \(firstLine) Fix: see Docs/Diagnostics.md for this message."
+            description: "failed: \(chain): \(firstLine) Fix: \(fix)"
         )
     }
 
