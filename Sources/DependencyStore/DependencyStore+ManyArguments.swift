@@ -258,7 +258,10 @@ extension DependencyStore {
     /// - Parameters:
     ///   - type: The type that was registered.
     ///   - name: The name it was registered under; `nil` for the unnamed one.
-    ///   - a1: The factory's first argument; the others follow in order.
+    ///   - a1: The factory's first argument.
+    ///   - a2: The factory's second argument.
+    ///   - a3: The factory's third argument.
+    ///   - a4: The factory's fourth argument.
     ///   - fileID: The caller's file, for diagnostics. Leave the default.
     ///   - line: The caller's line, for diagnostics. Leave the default.
     /// - Returns: What the registration's factory built.
@@ -284,7 +287,11 @@ extension DependencyStore {
     /// - Parameters:
     ///   - type: The type that was registered.
     ///   - name: The name it was registered under; `nil` for the unnamed one.
-    ///   - a1: The factory's first argument; the others follow in order.
+    ///   - a1: The factory's first argument.
+    ///   - a2: The factory's second argument.
+    ///   - a3: The factory's third argument.
+    ///   - a4: The factory's fourth argument.
+    ///   - a5: The factory's fifth argument.
     ///   - fileID: The caller's file, for diagnostics. Leave the default.
     ///   - line: The caller's line, for diagnostics. Leave the default.
     /// - Returns: What the registration's factory built.
@@ -311,7 +318,12 @@ extension DependencyStore {
     /// - Parameters:
     ///   - type: The type that was registered.
     ///   - name: The name it was registered under; `nil` for the unnamed one.
-    ///   - a1: The factory's first argument; the others follow in order.
+    ///   - a1: The factory's first argument.
+    ///   - a2: The factory's second argument.
+    ///   - a3: The factory's third argument.
+    ///   - a4: The factory's fourth argument.
+    ///   - a5: The factory's fifth argument.
+    ///   - a6: The factory's sixth argument.
     ///   - fileID: The caller's file, for diagnostics. Leave the default.
     ///   - line: The caller's line, for diagnostics. Leave the default.
     /// - Returns: What the registration's factory built.
@@ -339,7 +351,13 @@ extension DependencyStore {
     /// - Parameters:
     ///   - type: The type that was registered.
     ///   - name: The name it was registered under; `nil` for the unnamed one.
-    ///   - a1: The factory's first argument; the others follow in order.
+    ///   - a1: The factory's first argument.
+    ///   - a2: The factory's second argument.
+    ///   - a3: The factory's third argument.
+    ///   - a4: The factory's fourth argument.
+    ///   - a5: The factory's fifth argument.
+    ///   - a6: The factory's sixth argument.
+    ///   - a7: The factory's seventh argument.
     ///   - fileID: The caller's file, for diagnostics. Leave the default.
     ///   - line: The caller's line, for diagnostics. Leave the default.
     /// - Returns: What the registration's factory built.
@@ -368,7 +386,14 @@ extension DependencyStore {
     /// - Parameters:
     ///   - type: The type that was registered.
     ///   - name: The name it was registered under; `nil` for the unnamed one.
-    ///   - a1: The factory's first argument; the others follow in order.
+    ///   - a1: The factory's first argument.
+    ///   - a2: The factory's second argument.
+    ///   - a3: The factory's third argument.
+    ///   - a4: The factory's fourth argument.
+    ///   - a5: The factory's fifth argument.
+    ///   - a6: The factory's sixth argument.
+    ///   - a7: The factory's seventh argument.
+    ///   - a8: The factory's eighth argument.
     ///   - fileID: The caller's file, for diagnostics. Leave the default.
     ///   - line: The caller's line, for diagnostics. Leave the default.
     /// - Returns: What the registration's factory built.
@@ -398,7 +423,15 @@ extension DependencyStore {
     /// - Parameters:
     ///   - type: The type that was registered.
     ///   - name: The name it was registered under; `nil` for the unnamed one.
-    ///   - a1: The factory's first argument; the others follow in order.
+    ///   - a1: The factory's first argument.
+    ///   - a2: The factory's second argument.
+    ///   - a3: The factory's third argument.
+    ///   - a4: The factory's fourth argument.
+    ///   - a5: The factory's fifth argument.
+    ///   - a6: The factory's sixth argument.
+    ///   - a7: The factory's seventh argument.
+    ///   - a8: The factory's eighth argument.
+    ///   - a9: The factory's ninth argument.
     ///   - fileID: The caller's file, for diagnostics. Leave the default.
     ///   - line: The caller's line, for diagnostics. Leave the default.
     /// - Returns: What the registration's factory built.

@@ -16,7 +16,7 @@
 /// | ``graph`` | top-level resolve | when that resolve returns |
 /// | custom, `Scope("session")` | store | on `reset(.session)` |
 ///
-/// A custom scope caches like ``singleton`` until ``DependencyStore/reset(_:)`` discards what it
+/// A custom scope caches like ``singleton`` until ``DependencyStore/reset(_:fileID:line:)`` discards what it
 /// holds, so the next resolve builds anew. Declare it once, as a static member, so it reads like
 /// the built-in ones:
 ///

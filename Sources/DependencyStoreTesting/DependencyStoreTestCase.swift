@@ -21,7 +21,7 @@ import XCTest
 ///
 /// Each test gets a new store from ``makeStore()`` (empty, unless you override it to layer over
 /// the live store), filled by ``registerDependencies(in:)``, and runs inside its `execute`:
-/// ``DependencyStore/shared`` is ``store`` in the test, in `setUp`/`tearDown`, and in tasks an
+/// `DependencyStore.shared` is ``store`` in the test, in `setUp`/`tearDown`, and in tasks an
 /// `async` test creates.
 ///
 /// > Note: That `execute` is the synchronous one, so its store is also current for whatever the

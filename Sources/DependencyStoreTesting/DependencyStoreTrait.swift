@@ -23,7 +23,7 @@ import Testing
 /// struct PriceReportTests { ... }
 /// ```
 ///
-/// Inside the test, ``DependencyStore/shared`` is the test's store: register more there, or
+/// Inside the test, `DependencyStore.shared` is the test's store: register more there, or
 /// resolve from it. On a suite, every test in it gets a fresh store built the same way; a trait on
 /// a test inside such a suite makes that test's store instead (and `layeredOver: .shared` then
 /// layers over the suite's).

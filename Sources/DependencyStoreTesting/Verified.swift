@@ -13,7 +13,7 @@ import XCTest
 /// ```
 ///
 /// - Parameters:
-///   - store: The store to verify; by default the current ``DependencyStore/shared``.
+///   - store: The store to verify; by default the current `DependencyStore.shared`.
 ///   - sampleArguments: Arguments for registrations whose factory takes them.
 ///   - sourceLocation: Where the issues are reported. Leave the default.
 /// - Returns: The report, for further checks (its graph, say).
@@ -41,7 +41,7 @@ public func expectVerified(
 /// ```
 ///
 /// - Parameters:
-///   - store: The store to verify; by default the current ``DependencyStore/shared``.
+///   - store: The store to verify; by default the current `DependencyStore.shared`.
 ///   - sampleArguments: Arguments for registrations whose factory takes them.
 ///   - file: Where the failures are reported. Leave the default.
 ///   - line: The line of the failures. Leave the default.
