@@ -1,15 +1,6 @@
 import DependencyStore
 import Foundation
 
-/// The spot price of Bitcoin in a currency.
-public protocol PriceFetching: Sendable {
-    /// The current price of one bitcoin in `currency` (an ISO 4217 code such as `USD`).
-    ///
-    /// - Throws: ``PriceError``: the network failed, or the response is not a valid price in
-    ///   `currency`.
-    func spotPrice(in currency: String) async throws(PriceError) -> SpotPrice
-}
-
 /// The live price fetcher: asks Coinbase's spot-price API through ``Networking`` and reads the
 /// answer with ``SpotPriceDecoding``, both injected from the store.
 public struct CoinbasePriceFetcher: PriceFetching {

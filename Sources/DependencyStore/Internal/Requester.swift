@@ -1,0 +1,15 @@
+/// Who asked for a dependency, for the missing-registration message.
+enum Requester: Sendable {
+    /// A direct call to `resolve` or `tryResolve`.
+    case call(SourceLocation)
+    /// The first read of an `@Injected` property declared at this place.
+    case injectedProperty(SourceLocation)
+    /// The first use of a `Lazy` handle made (resolved or declared) at this place.
+    case lazyHandle(SourceLocation)
+
+    var location: SourceLocation {
+        switch self {
+        case .call(let location), .injectedProperty(let location), .lazyHandle(let location): location
+        }
+    }
+}

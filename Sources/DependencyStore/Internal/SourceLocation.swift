@@ -1,0 +1,7 @@
+/// A place in the user's source: where something was declared, registered or requested.
+struct SourceLocation: CustomStringConvertible, Sendable {
+    let fileID: StaticString
+    let line: UInt
+
+    var description: String { "\(fileID):\(line)" }
+}
