@@ -18,6 +18,8 @@
 ///
 /// Assemblies are applied in order, and a registration replaces any earlier one for the same type
 /// and name, so an assembly applied later overrides what earlier ones registered.
+///
+/// An assembly need not be `Sendable`: `apply` runs it at once, on the calling thread.
 public protocol Assembly {
     /// Registers this module's dependencies in `store`.
     ///

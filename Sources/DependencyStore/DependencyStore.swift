@@ -65,6 +65,8 @@ public final class DependencyStore {
     enum Origin {
         case root
         case createdAt(SourceLocation)
+        /// Made for a test of `DependencyStoreTestCase`, named after it.
+        case test(String)
     }
 
     /// Creates an empty store.
@@ -122,6 +124,15 @@ public final class DependencyStore {
         core = StoreCore(origin: origin, parent: nil, verifier: verifier)
         registry = core.registry
         self.verifier = core.verifier
+        ownsCore = true
+    }
+
+    /// An empty store named after the test it is made for: what `DependencyStoreTestCase` makes,
+    /// so that diagnostics name the user's test rather than the library's file.
+    package init(forTest name: String) {
+        core = StoreCore(origin: .test(name), parent: nil, verifier: nil)
+        registry = core.registry
+        verifier = core.verifier
         ownsCore = true
     }
 
@@ -194,6 +205,8 @@ extension DependencyStore: CustomStringConvertible {
             } else {
                 "the store created at \(location)"
             }
+        case .test(let name):
+            "the store of the test \(name)"
         }
     }
 }

@@ -13,22 +13,34 @@
 /// }
 /// ```
 public struct ResolutionError: Error, CustomStringConvertible {
-    /// What went wrong.
-    public enum Kind: Equatable {
+    /// What went wrong: compare with the static members (`error.kind == .cycle`).
+    ///
+    /// A struct rather than an enum, like ``Scope``, so that a later release can add a kind
+    /// without breaking a `switch` in your code; switch with a `default:` case.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+
+        private init(_ name: String) {
+            self.name = name
+        }
+
         /// The store has no registration for the requested type.
-        case notRegistered
+        public static let notRegistered = Kind("notRegistered")
         /// The requested type is already being built further up the same resolution chain.
-        case cycle
+        public static let cycle = Kind("cycle")
         /// The arguments passed do not match the ones the registration's factory takes (or one
         /// side has arguments and the other has none).
-        case wrongArguments
+        public static let wrongArguments = Kind("wrongArguments")
         /// The registration's scope cannot keep what its factory built: a ``Scope/weak``
         /// registration whose factory returned a struct or an enum.
-        case invalidScope
+        public static let invalidScope = Kind("invalidScope")
         /// The registration's factory cannot run here: a main-actor registration resolved
         /// synchronously off the main actor, or an `async` one resolved synchronously. Resolve it
         /// with ``DependencyStore/resolveAsync(_:name:fileID:line:)``.
-        case wrongIsolation
+        public static let wrongIsolation = Kind("wrongIsolation")
+
+        /// The kind's name: `cycle`.
+        public var description: String { name }
     }
 
     /// What went wrong.
@@ -49,4 +61,3 @@ public struct ResolutionError: Error, CustomStringConvertible {
 }
 
 extension ResolutionError: Sendable {}
-extension ResolutionError.Kind: Sendable {}

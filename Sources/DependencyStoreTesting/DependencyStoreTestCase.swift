@@ -40,10 +40,11 @@ open class DependencyStoreTestCase: XCTestCase {
         return currentStore
     }
 
-    /// Makes the store for one test: an empty one by default. Override to return
-    /// `DependencyStore(parent: .shared)` and keep the live registrations.
+    /// Makes the store for one test: an empty one by default, named after the test in
+    /// diagnostics ("the store of the test PriceReportTests.testReportsThePrice"). Override to
+    /// return `DependencyStore(parent: .shared)` and keep the live registrations.
     open func makeStore() -> DependencyStore {
-        DependencyStore()
+        DependencyStore(forTest: name)
     }
 
     /// Registers the dependencies every test of the class needs. Called once per test, on the

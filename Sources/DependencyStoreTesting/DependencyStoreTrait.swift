@@ -94,4 +94,8 @@ extension Trait where Self == DependencyStoreTrait {
         DependencyStoreTrait(makeParent: parent, configure: configure, fileID: fileID, line: line)
     }
 }
+
+// Swift Testing requires every trait to be Sendable: the store factory and the registration
+// closure it holds are @Sendable.
+extension DependencyStoreTrait: Sendable {}
 #endif

@@ -168,6 +168,11 @@ final class DependencyStoreTestCaseTests: DependencyStoreTestCase {
         Self.storesSeen.update { $0.append(store) }
     }
 
+    func testItsStoreIsNamedAfterTheTestInDiagnostics() {
+        XCTAssertTrue(store.description.hasPrefix("the store of the test "), store.description)
+        XCTAssertTrue(store.description.contains("testItsStoreIsNamedAfterTheTestInDiagnostics"), store.description)
+    }
+
     func testSyncTestResolvesFromItsStore() {
         XCTAssertEqual(Screen().greeting.text, "xctest")
     }

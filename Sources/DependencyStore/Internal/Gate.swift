@@ -1,4 +1,4 @@
-import DependencyStoreAtomics
+internal import DependencyStoreAtomics
 
 /// The lock one thread holds while it builds something that others must wait for: a cached
 /// scope's instance, an `@Injected` property's first value.

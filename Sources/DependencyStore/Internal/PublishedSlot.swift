@@ -1,4 +1,4 @@
-import DependencyStoreAtomics
+internal import DependencyStoreAtomics
 
 /// A value written once and then read by any thread without a lock: how an injected property
 /// returns its value after the first read.

@@ -83,19 +83,9 @@ class AnyRegistration {
         case .some(let given): acceptsArguments?(given.values) ?? false
         }
     }
-
-    /// The same registration with a slot of its own, for the copy `verify()` builds in.
-    func copyForVerification() -> AnyRegistration {
-        preconditionFailure("every registration is a Registration<T>")
-    }
-
-    /// Resolves this registration in `store` (a verification copy), discarding the instance.
-    func resolveForVerification(in store: DependencyStore, arguments: GivenArguments) {
-        preconditionFailure("every registration is a Registration<T>")
-    }
 }
 
-final class Registration<T>: AnyRegistration, @unchecked Sendable {
+final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked Sendable {
     /// Runs the factory, with the arguments `accepts(_:)` has already checked. For a main-actor
     /// registration, call it only on the main thread.
     let build: (DependencyStore, GivenArguments) -> T
@@ -125,7 +115,7 @@ final class Registration<T>: AnyRegistration, @unchecked Sendable {
         )
     }
 
-    override func copyForVerification() -> AnyRegistration {
+    func copyForVerification() -> AnyRegistration {
         Registration(
             name: name,
             scope: scope,
@@ -137,7 +127,7 @@ final class Registration<T>: AnyRegistration, @unchecked Sendable {
         )
     }
 
-    override func resolveForVerification(in store: DependencyStore, arguments: GivenArguments) {
+    func resolveForVerification(in store: DependencyStore, arguments: GivenArguments) {
         _ = store.resolve(T.self, name: name, arguments: arguments, requester: .call(location))
     }
 }
@@ -146,3 +136,19 @@ final class Registration<T>: AnyRegistration, @unchecked Sendable {
 // may run on any thread by design (see `DependencyStore`'s documentation): a shared build's task
 // carries its registration across to the thread that runs it.
 extension AnyRegistration: @unchecked Sendable {}
+
+/// What verification does with a registration without knowing its type: every `AnyRegistration`
+/// is a `Registration<T>`, which conforms.
+protocol VerifiableRegistration: AnyRegistration {
+    /// The same registration with a slot of its own, for the copy `verify()` builds in.
+    func copyForVerification() -> AnyRegistration
+    /// Resolves this registration in `store` (a verification copy), discarding the instance.
+    func resolveForVerification(in store: DependencyStore, arguments: GivenArguments)
+}
+
+extension AnyRegistration {
+    /// This registration as the `Registration<T>` it is, for verification.
+    var verifiable: any VerifiableRegistration {
+        self as! any VerifiableRegistration
+    }
+}

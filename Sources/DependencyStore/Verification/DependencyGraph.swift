@@ -7,7 +7,14 @@
 public struct DependencyGraph: Sendable {
     /// A registration, or a type that was asked for and is not registered.
     public struct Node: Hashable, Sendable, CustomStringConvertible {
-        let key: Verifier.NodeKey
+        let key: Key
+
+        /// Which node it is: a registration of the store verified (by identity), or a type and
+        /// name nothing registers.
+        enum Key: Hashable {
+            case registration(ObjectIdentifier)
+            case missing(type: ObjectIdentifier, name: String?)
+        }
         /// The type, as Swift prints it: `PriceFetching`.
         public let type: String
         /// The name it is registered (or was asked for) under, if any.

@@ -87,7 +87,7 @@ extension DependencyStore {
         registry.withLock { copy in
             for ancestor in chain {
                 for registration in ancestor.registry.withLock(\.all) {
-                    copy[ObjectIdentifier(registration.type), registration.name] = registration.copyForVerification()
+                    copy[ObjectIdentifier(registration.type), registration.name] = registration.verifiable.copyForVerification()
                 }
             }
         }

@@ -33,3 +33,7 @@ public struct SampleArguments {
         given = .some(values: (first, second, third), types: (A1, A2, A3).self, count: 3)
     }
 }
+
+/// Not `Sendable`: it holds the sample values as they were given, which need not be.
+@available(*, unavailable)
+extension SampleArguments: Sendable {}

@@ -43,11 +43,7 @@ final class Verifier {
         var finished = false
     }
 
-    /// A node: a registration of the copy (by identity), or a type and name nothing registers.
-    enum NodeKey: Hashable {
-        case registration(ObjectIdentifier)
-        case missing(type: ObjectIdentifier, name: String?)
-    }
+    typealias NodeKey = DependencyGraph.Node.Key
 
     private struct EdgeKey: Hashable {
         let from: NodeKey
@@ -78,7 +74,7 @@ final class Verifier {
                 let stack = ResolutionStack.current
                 stack.verificationWorker = worker
                 WaitGraph.workerStarted(worker, on: stack)
-                root.registration.resolveForVerification(in: copy, arguments: root.arguments)
+                root.registration.verifiable.resolveForVerification(in: copy, arguments: root.arguments)
                 WaitGraph.workerFinished(worker)
                 done.signal()
             }
@@ -202,8 +198,8 @@ final class Verifier {
                     state.skippedForIsolation.append((node(root, in: &state).key, reason))
                 }
                 return nil
-            case .wrongArguments, .invalidScope:
-                // The registration whose resolve failed is not on the chain (it was refused before
+            default:
+                // Wrong arguments, an invalid scope. The registration whose resolve failed is not on the chain (it was refused before
                 // its factory ran, or after it returned): it ends the path, after its dependent.
                 return .failed(withRegistrationOf(subject, appendedTo: nodes, in: &state), message: error.description)
             }
