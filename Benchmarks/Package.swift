@@ -19,7 +19,7 @@ let package = Package(
                 .product(name: "Swinject", package: "Swinject"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

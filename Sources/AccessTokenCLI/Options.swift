@@ -108,7 +108,9 @@ struct Options {
             }
             if argument.contains("=") {
                 let option = argument.prefix { $0 != "=" }
-                throw UsageError("unknown option '\(argument.terminalSafe())' (write the value after a space: \(option.description.terminalSafe()) VALUE)")
+                throw UsageError(
+                    "unknown option '\(argument.terminalSafe())' (write the value after a space: \(option.description.terminalSafe()) VALUE)"
+                )
             }
             guard given.insert(argument).inserted else {
                 throw UsageError("\(argument.terminalSafe()) is given more than once")
@@ -133,7 +135,8 @@ struct Options {
             case "--currency":
                 let code = try value(for: argument)
                 guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-                    throw UsageError("--currency must be a three-letter ISO 4217 code such as USD, not '\(code.terminalSafe())'")
+                    throw UsageError(
+                        "--currency must be a three-letter ISO 4217 code such as USD, not '\(code.terminalSafe())'")
                 }
                 options.currency = code.uppercased()
             case "--endpoint":
@@ -163,15 +166,18 @@ struct Options {
     private static func endpoint(_ text: String) throws(UsageError) -> URL {
         let example = "such as https://api.coinbase.com or http://127.0.0.1:8080"
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty,
-              let url = components.url else {
-            throw UsageError("--endpoint must be an http or https URL with a host, \(example), not '\(text.terminalSafe())'")
+            ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty,
+            let url = components.url
+        else {
+            throw UsageError(
+                "--endpoint must be an http or https URL with a host, \(example), not '\(text.terminalSafe())'")
         }
         if let port = components.port, !(1...65_535).contains(port) {
             throw UsageError("--endpoint has port \(port), but a port is from 1 to 65535")
         }
         guard components.query == nil, components.fragment == nil else {
-            throw UsageError("--endpoint must be a base URL without a query or fragment, \(example), not '\(text.terminalSafe())'")
+            throw UsageError(
+                "--endpoint must be a base URL without a query or fragment, \(example), not '\(text.terminalSafe())'")
         }
         return url
     }
@@ -179,8 +185,9 @@ struct Options {
     /// A plain decimal number of seconds in ``timeoutRange``: not `0x10`, `1e-3` or `inf`.
     private static func timeout(_ text: String) throws(UsageError) -> TimeInterval {
         guard DecimalDigits(text) != nil, let seconds = TimeInterval(text), timeoutRange.contains(seconds) else {
-            throw UsageError("--timeout must be a decimal number of seconds from \(timeoutRange.lowerBound.formatted) "
-                + "to \(timeoutRange.upperBound.formatted), such as 10 or 2.5, not '\(text.terminalSafe())'")
+            throw UsageError(
+                "--timeout must be a decimal number of seconds from \(timeoutRange.lowerBound.formatted) "
+                    + "to \(timeoutRange.upperBound.formatted), such as 10 or 2.5, not '\(text.terminalSafe())'")
         }
         return seconds
     }

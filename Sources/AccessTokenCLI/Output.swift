@@ -1,3 +1,5 @@
+import Services
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Services
 
 /// Standard output and standard error, written with `write(2)` so that every failure is seen:
 /// `print` and `FileHandle` lose a failed write to stdout without a word, and crash on a failed

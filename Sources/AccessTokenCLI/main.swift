@@ -29,13 +29,14 @@ do {
     Output.fail("\(error)\n\n\(Options.usage)", status: 64)
 }
 
-DependencyStore.shared.registerAll(ServicesConfiguration(
-    demo: options.demo,
-    tokenFile: options.tokenFile,
-    endpoint: options.endpoint ?? CoinbasePriceFetcher.defaultBaseURL,
-    priceFile: options.priceFile,
-    timeout: options.timeout
-))
+DependencyStore.shared.registerAll(
+    ServicesConfiguration(
+        demo: options.demo,
+        tokenFile: options.tokenFile,
+        endpoint: options.endpoint ?? CoinbasePriceFetcher.defaultBaseURL,
+        priceFile: options.priceFile,
+        timeout: options.timeout
+    ))
 
 if let graphFormat {
     // Builds every registration in a copy of the store: nothing is fetched and no token is read.
@@ -74,10 +75,12 @@ if options.json {
         "formatted": report.formattedPrice,
         "source": source.name,
     ]
-    let data = try JSONSerialization.data(withJSONObject: object.mapValues { $0.terminalSafe(limit: .max) }, options: [.sortedKeys])
+    let data = try JSONSerialization.data(
+        withJSONObject: object.mapValues { $0.terminalSafe(limit: .max) }, options: [.sortedKeys])
     Output.report(String(decoding: data, as: UTF8.self) + "\n")
 } else {
-    Output.report("""
+    Output.report(
+        """
         Access token: \(token)\(options.demo ? " (demo token)" : "")
         \(report.price.pair) \(report.formattedPrice)\(source.note)
 

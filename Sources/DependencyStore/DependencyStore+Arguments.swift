@@ -34,13 +34,14 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping (DependencyStore, A) -> T
     ) {
-        add(Registration(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: ([A.self], { $0 is A }),
-            build: { store, given in factory(store, given.values as! A) }
-        ))
+        add(
+            Registration(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: ([A.self], { $0 is A }),
+                build: { store, given in factory(store, given.values as! A) }
+            ))
     }
 
     /// Registers a factory for `type` that needs two values from the caller.
@@ -70,16 +71,17 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2) -> T
     ) {
-        add(Registration(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: ([A1.self, A2.self], { $0 is (A1, A2) }),
-            build: { store, given in
-                let (a1, a2) = given.values as! (A1, A2)
-                return factory(store, a1, a2)
-            }
-        ))
+        add(
+            Registration(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: ([A1.self, A2.self], { $0 is (A1, A2) }),
+                build: { store, given in
+                    let (a1, a2) = given.values as! (A1, A2)
+                    return factory(store, a1, a2)
+                }
+            ))
     }
 
     /// Registers a factory for `type` that needs three values from the caller.
@@ -105,16 +107,17 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3) -> T
     ) {
-        add(Registration(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: ([A1.self, A2.self, A3.self], { $0 is (A1, A2, A3) }),
-            build: { store, given in
-                let (a1, a2, a3) = given.values as! (A1, A2, A3)
-                return factory(store, a1, a2, a3)
-            }
-        ))
+        add(
+            Registration(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: ([A1.self, A2.self, A3.self], { $0 is (A1, A2, A3) }),
+                build: { store, given in
+                    let (a1, a2, a3) = given.values as! (A1, A2, A3)
+                    return factory(store, a1, a2, a3)
+                }
+            ))
     }
 
     /// Builds the dependency registered for `type` with a factory that takes one argument.
@@ -140,8 +143,9 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> T {
-        resolve(type, name: name, arguments: .some(values: argument, types: A.self, count: 1),
-                requester: .call(SourceLocation(fileID: fileID, line: line)))
+        resolve(
+            type, name: name, arguments: .some(values: argument, types: A.self, count: 1),
+            requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Builds the dependency registered for `type` with a factory that takes two arguments.
@@ -169,8 +173,9 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> T {
-        resolve(type, name: name, arguments: .some(values: (first, second), types: (A1, A2).self, count: 2),
-                requester: .call(SourceLocation(fileID: fileID, line: line)))
+        resolve(
+            type, name: name, arguments: .some(values: (first, second), types: (A1, A2).self, count: 2),
+            requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Builds the dependency registered for `type` with a factory that takes three arguments.
@@ -200,7 +205,8 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> T {
-        resolve(type, name: name, arguments: .some(values: (first, second, third), types: (A1, A2, A3).self, count: 3),
-                requester: .call(SourceLocation(fileID: fileID, line: line)))
+        resolve(
+            type, name: name, arguments: .some(values: (first, second, third), types: (A1, A2, A3).self, count: 3),
+            requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 }

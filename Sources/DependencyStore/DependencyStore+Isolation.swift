@@ -41,20 +41,21 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping @MainActor (DependencyStore) -> T
     ) {
-        add(Registration<T>(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: nil,
-            isolation: .mainActor,
-            // Called only on the main thread: checkSynchronousResolve refuses every other.
-            build: { store, _ in MainActor.assumeIsolated { factory(store) } },
-            // Off the main actor: hop there and resolve as it does, through the same slot and gate,
-            // so that a cached instance is built once whichever way it is asked for.
-            buildAsync: { store, requester in
-                await MainActor.run { store.resolve(T.self, name: name, arguments: .none, requester: requester) }
-            }
-        ))
+        add(
+            Registration<T>(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: nil,
+                isolation: .mainActor,
+                // Called only on the main thread: checkSynchronousResolve refuses every other.
+                build: { store, _ in MainActor.assumeIsolated { factory(store) } },
+                // Off the main actor: hop there and resolve as it does, through the same slot and gate,
+                // so that a cached instance is built once whichever way it is asked for.
+                buildAsync: { store, requester in
+                    await MainActor.run { store.resolve(T.self, name: name, arguments: .none, requester: requester) }
+                }
+            ))
     }
 
     /// Registers an `async` factory: for services that start with `await` (a database opened,
@@ -93,17 +94,18 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping @Sendable (DependencyStore) async throws -> T
     ) {
-        add(Registration<T>(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: nil,
-            isolation: .async,
-            build: { _, _ in preconditionFailure("DependencyStore: an async factory was called synchronously") },
-            buildAsync: { store, _ in
-                try await DependencyStore.$current.withValue(store) { try await factory(store) }
-            }
-        ))
+        add(
+            Registration<T>(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: nil,
+                isolation: .async,
+                build: { _, _ in preconditionFailure("DependencyStore: an async factory was called synchronously") },
+                buildAsync: { store, _ in
+                    try await DependencyStore.$current.withValue(store) { try await factory(store) }
+                }
+            ))
     }
 
     /// Resolves `type`, awaiting what a synchronous resolve cannot: an `async` factory, or a
@@ -149,8 +151,9 @@ extension DependencyStore {
         let resolution = AsyncResolution.current
         if let start = resolution.indexOfLink(building: typed, in: core) {
             let labels = resolution.chain[start...].map { Diagnostics.label(of: $0.registration) }
-            fail(asyncCycle(labels + [Diagnostics.label(of: typed)], acrossTasks: false, requester: requester),
-                 resolving: type, name: name, at: requester)
+            fail(
+                asyncCycle(labels + [Diagnostics.label(of: typed)], acrossTasks: false, requester: requester),
+                resolving: type, name: name, at: requester)
         }
         switch typed.lifetime {
         case .unique, .graph:
@@ -165,8 +168,9 @@ extension DependencyStore {
             guard case .awaiting(let inFlight) = build else { preconditionFailure() }
             if let cycle = resolution.beginAwaiting(inFlight) {
                 let labels = cycle.map { Diagnostics.label(of: $0.registration) }
-                fail(asyncCycle(labels + [labels[0]], acrossTasks: true, requester: requester),
-                     resolving: type, name: name, at: requester)
+                fail(
+                    asyncCycle(labels + [labels[0]], acrossTasks: true, requester: requester),
+                    resolving: type, name: name, at: requester)
             }
             defer { resolution.endAwaiting() }
             let kept = try await inFlight.task.value
@@ -197,12 +201,15 @@ extension DependencyStore {
             // Not a child of the first resolver: cancelling it does not cancel the others' build.
             build.task = Task { [self] in
                 do {
-                    let value = try await AsyncResolution.$current.withValue(chain) { try await buildAsync(self, requester) }
+                    let value = try await AsyncResolution.$current.withValue(chain) {
+                        try await buildAsync(self, requester)
+                    }
                     let kept: AnyObject
                     if lifetime == .weak {
                         guard Swift.type(of: value as Any) is AnyClass else {
-                            fail(weakScopeNeedsAClass(registration, built: value, requester: requester),
-                                 resolving: T.self, name: registration.name, at: requester)
+                            fail(
+                                weakScopeNeedsAClass(registration, built: value, requester: requester),
+                                resolving: T.self, name: registration.name, at: requester)
                         }
                         kept = value as AnyObject
                     } else {

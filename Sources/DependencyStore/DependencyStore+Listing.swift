@@ -26,9 +26,12 @@ extension DependencyStore {
             listed += store.registry.withLock { registry in
                 registry.all.compactMap { registration in
                     // A nearer store's registration of the same type and name hides this one.
-                    guard seen.insert(ListingKey(type: ObjectIdentifier(registration.type), name: registration.name)).inserted
+                    guard
+                        seen.insert(ListingKey(type: ObjectIdentifier(registration.type), name: registration.name))
+                            .inserted
                     else { return nil }
-                    let kept = inheritedFrom == nil
+                    let kept =
+                        inheritedFrom == nil
                         ? registration.slot?.kept != nil
                         : keptInherited.contains(ObjectIdentifier(registration))
                     return RegisteredDependency(registration, hasKeptInstance: kept, inheritedFrom: inheritedFrom)

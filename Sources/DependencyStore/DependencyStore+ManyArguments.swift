@@ -33,16 +33,17 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4) -> T
     ) {
-        add(Registration(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: ([A1.self, A2.self, A3.self, A4.self], { $0 is (A1, A2, A3, A4) }),
-            build: { store, given in
-                let (a1, a2, a3, a4) = given.values as! (A1, A2, A3, A4)
-                return factory(store, a1, a2, a3, a4)
-            }
-        ))
+        add(
+            Registration(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: ([A1.self, A2.self, A3.self, A4.self], { $0 is (A1, A2, A3, A4) }),
+                build: { store, given in
+                    let (a1, a2, a3, a4) = given.values as! (A1, A2, A3, A4)
+                    return factory(store, a1, a2, a3, a4)
+                }
+            ))
     }
 
     /// Registers a factory for `type` that needs five values from the caller, in order.
@@ -74,16 +75,17 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4, A5) -> T
     ) {
-        add(Registration(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: ([A1.self, A2.self, A3.self, A4.self, A5.self], { $0 is (A1, A2, A3, A4, A5) }),
-            build: { store, given in
-                let (a1, a2, a3, a4, a5) = given.values as! (A1, A2, A3, A4, A5)
-                return factory(store, a1, a2, a3, a4, a5)
-            }
-        ))
+        add(
+            Registration(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: ([A1.self, A2.self, A3.self, A4.self, A5.self], { $0 is (A1, A2, A3, A4, A5) }),
+                build: { store, given in
+                    let (a1, a2, a3, a4, a5) = given.values as! (A1, A2, A3, A4, A5)
+                    return factory(store, a1, a2, a3, a4, a5)
+                }
+            ))
     }
 
     /// Registers a factory for `type` that needs six values from the caller, in order.
@@ -115,16 +117,19 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4, A5, A6) -> T
     ) {
-        add(Registration(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: ([A1.self, A2.self, A3.self, A4.self, A5.self, A6.self], { $0 is (A1, A2, A3, A4, A5, A6) }),
-            build: { store, given in
-                let (a1, a2, a3, a4, a5, a6) = given.values as! (A1, A2, A3, A4, A5, A6)
-                return factory(store, a1, a2, a3, a4, a5, a6)
-            }
-        ))
+        add(
+            Registration(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: (
+                    [A1.self, A2.self, A3.self, A4.self, A5.self, A6.self], { $0 is (A1, A2, A3, A4, A5, A6) }
+                ),
+                build: { store, given in
+                    let (a1, a2, a3, a4, a5, a6) = given.values as! (A1, A2, A3, A4, A5, A6)
+                    return factory(store, a1, a2, a3, a4, a5, a6)
+                }
+            ))
     }
 
     /// Registers a factory for `type` that needs seven values from the caller, in order.
@@ -156,16 +161,20 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4, A5, A6, A7) -> T
     ) {
-        add(Registration(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: ([A1.self, A2.self, A3.self, A4.self, A5.self, A6.self, A7.self], { $0 is (A1, A2, A3, A4, A5, A6, A7) }),
-            build: { store, given in
-                let (a1, a2, a3, a4, a5, a6, a7) = given.values as! (A1, A2, A3, A4, A5, A6, A7)
-                return factory(store, a1, a2, a3, a4, a5, a6, a7)
-            }
-        ))
+        add(
+            Registration(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: (
+                    [A1.self, A2.self, A3.self, A4.self, A5.self, A6.self, A7.self],
+                    { $0 is (A1, A2, A3, A4, A5, A6, A7) }
+                ),
+                build: { store, given in
+                    let (a1, a2, a3, a4, a5, a6, a7) = given.values as! (A1, A2, A3, A4, A5, A6, A7)
+                    return factory(store, a1, a2, a3, a4, a5, a6, a7)
+                }
+            ))
     }
 
     /// Registers a factory for `type` that needs eight values from the caller, in order.
@@ -197,16 +206,20 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4, A5, A6, A7, A8) -> T
     ) {
-        add(Registration(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: ([A1.self, A2.self, A3.self, A4.self, A5.self, A6.self, A7.self, A8.self], { $0 is (A1, A2, A3, A4, A5, A6, A7, A8) }),
-            build: { store, given in
-                let (a1, a2, a3, a4, a5, a6, a7, a8) = given.values as! (A1, A2, A3, A4, A5, A6, A7, A8)
-                return factory(store, a1, a2, a3, a4, a5, a6, a7, a8)
-            }
-        ))
+        add(
+            Registration(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: (
+                    [A1.self, A2.self, A3.self, A4.self, A5.self, A6.self, A7.self, A8.self],
+                    { $0 is (A1, A2, A3, A4, A5, A6, A7, A8) }
+                ),
+                build: { store, given in
+                    let (a1, a2, a3, a4, a5, a6, a7, a8) = given.values as! (A1, A2, A3, A4, A5, A6, A7, A8)
+                    return factory(store, a1, a2, a3, a4, a5, a6, a7, a8)
+                }
+            ))
     }
 
     /// Registers a factory for `type` that needs nine values from the caller, in order.
@@ -238,16 +251,20 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4, A5, A6, A7, A8, A9) -> T
     ) {
-        add(Registration(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: ([A1.self, A2.self, A3.self, A4.self, A5.self, A6.self, A7.self, A8.self, A9.self], { $0 is (A1, A2, A3, A4, A5, A6, A7, A8, A9) }),
-            build: { store, given in
-                let (a1, a2, a3, a4, a5, a6, a7, a8, a9) = given.values as! (A1, A2, A3, A4, A5, A6, A7, A8, A9)
-                return factory(store, a1, a2, a3, a4, a5, a6, a7, a8, a9)
-            }
-        ))
+        add(
+            Registration(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: (
+                    [A1.self, A2.self, A3.self, A4.self, A5.self, A6.self, A7.self, A8.self, A9.self],
+                    { $0 is (A1, A2, A3, A4, A5, A6, A7, A8, A9) }
+                ),
+                build: { store, given in
+                    let (a1, a2, a3, a4, a5, a6, a7, a8, a9) = given.values as! (A1, A2, A3, A4, A5, A6, A7, A8, A9)
+                    return factory(store, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+                }
+            ))
     }
 
     /// Builds the dependency registered for `type` with a factory that takes four arguments.
@@ -275,8 +292,9 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> T {
-        resolve(type, name: name, arguments: .some(values: (a1, a2, a3, a4), types: (A1, A2, A3, A4).self, count: 4),
-                requester: .call(SourceLocation(fileID: fileID, line: line)))
+        resolve(
+            type, name: name, arguments: .some(values: (a1, a2, a3, a4), types: (A1, A2, A3, A4).self, count: 4),
+            requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Builds the dependency registered for `type` with a factory that takes five arguments.
@@ -306,8 +324,10 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> T {
-        resolve(type, name: name, arguments: .some(values: (a1, a2, a3, a4, a5), types: (A1, A2, A3, A4, A5).self, count: 5),
-                requester: .call(SourceLocation(fileID: fileID, line: line)))
+        resolve(
+            type, name: name,
+            arguments: .some(values: (a1, a2, a3, a4, a5), types: (A1, A2, A3, A4, A5).self, count: 5),
+            requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Builds the dependency registered for `type` with a factory that takes six arguments.
@@ -339,8 +359,10 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> T {
-        resolve(type, name: name, arguments: .some(values: (a1, a2, a3, a4, a5, a6), types: (A1, A2, A3, A4, A5, A6).self, count: 6),
-                requester: .call(SourceLocation(fileID: fileID, line: line)))
+        resolve(
+            type, name: name,
+            arguments: .some(values: (a1, a2, a3, a4, a5, a6), types: (A1, A2, A3, A4, A5, A6).self, count: 6),
+            requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Builds the dependency registered for `type` with a factory that takes seven arguments.
@@ -374,8 +396,10 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> T {
-        resolve(type, name: name, arguments: .some(values: (a1, a2, a3, a4, a5, a6, a7), types: (A1, A2, A3, A4, A5, A6, A7).self, count: 7),
-                requester: .call(SourceLocation(fileID: fileID, line: line)))
+        resolve(
+            type, name: name,
+            arguments: .some(values: (a1, a2, a3, a4, a5, a6, a7), types: (A1, A2, A3, A4, A5, A6, A7).self, count: 7),
+            requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Builds the dependency registered for `type` with a factory that takes eight arguments.
@@ -411,8 +435,11 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> T {
-        resolve(type, name: name, arguments: .some(values: (a1, a2, a3, a4, a5, a6, a7, a8), types: (A1, A2, A3, A4, A5, A6, A7, A8).self, count: 8),
-                requester: .call(SourceLocation(fileID: fileID, line: line)))
+        resolve(
+            type, name: name,
+            arguments: .some(
+                values: (a1, a2, a3, a4, a5, a6, a7, a8), types: (A1, A2, A3, A4, A5, A6, A7, A8).self, count: 8),
+            requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Builds the dependency registered for `type` with a factory that takes nine arguments.
@@ -450,8 +477,12 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> T {
-        resolve(type, name: name, arguments: .some(values: (a1, a2, a3, a4, a5, a6, a7, a8, a9), types: (A1, A2, A3, A4, A5, A6, A7, A8, A9).self, count: 9),
-                requester: .call(SourceLocation(fileID: fileID, line: line)))
+        resolve(
+            type, name: name,
+            arguments: .some(
+                values: (a1, a2, a3, a4, a5, a6, a7, a8, a9), types: (A1, A2, A3, A4, A5, A6, A7, A8, A9).self, count: 9
+            ),
+            requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 
 }

@@ -32,13 +32,14 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) {
-        add(Registration(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: nil,
-            build: { _, _ in dependency() }
-        ))
+        add(
+            Registration(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: nil,
+                build: { _, _ in dependency() }
+            ))
     }
 
     /// Registers a factory for `type` that builds the value from other dependencies of the store.
@@ -74,13 +75,14 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping (DependencyStore) -> T
     ) {
-        add(Registration(
-            name: name,
-            scope: scope,
-            location: SourceLocation(fileID: fileID, line: line),
-            arguments: nil,
-            build: { store, _ in factory(store) }
-        ))
+        add(
+            Registration(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: nil,
+                build: { store, _ in factory(store) }
+            ))
     }
 
     /// A synchronous factory that throws: deprecated, so that it is a warning where it is written.
@@ -92,7 +94,8 @@ extension DependencyStore {
     /// If used anyway, a thrown error traps at the resolve, naming the error and the registration.
     @available(
         *, deprecated,
-        message: "a resolve has nowhere to send a factory's error: handle it in the factory, or write `{ store async throws in ... }` and resolve with `try await resolveAsync`"
+        message:
+            "a resolve has nowhere to send a factory's error: handle it in the factory, or write `{ store async throws in ... }` and resolve with `try await resolveAsync`"
     )
     public func register<T>(
         _ type: T.Type,

@@ -63,7 +63,8 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) throws(ResolutionError) -> T {
-        try resolveChecked(type, name: name, arguments: .none, requester: .call(SourceLocation(fileID: fileID, line: line)))
+        try resolveChecked(
+            type, name: name, arguments: .none, requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Builds the dependency registered for `type`, or returns `nil` when nothing is registered
@@ -148,12 +149,15 @@ extension DependencyStore {
             if let handle = type as? any DependencyHandle.Type {
                 return try handle.make(in: self, name: name, requester: requester) as! T
             }
-            throw missingRegistration(of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
+            throw missingRegistration(
+                of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
         }
     }
 
     /// A `Provider` or `Lazy` for a registered type (`isResolvable` said so).
-    private func resolveHandle<T>(_ handle: any DependencyHandle.Type, as type: T.Type, name: String?, requester: Requester) -> T {
+    private func resolveHandle<T>(
+        _ handle: any DependencyHandle.Type, as type: T.Type, name: String?, requester: Requester
+    ) -> T {
         do {
             return try handle.make(in: self, name: name, requester: requester) as! T
         } catch {
@@ -167,7 +171,9 @@ extension DependencyStore {
         Self.fail(error, resolving: type, name: name, at: requester)
     }
 
-    static func fail(_ error: ResolutionError, resolving type: Any.Type, name: String?, at requester: Requester) -> Never {
+    static func fail(_ error: ResolutionError, resolving type: Any.Type, name: String?, at requester: Requester)
+        -> Never
+    {
         if let worker = ResolutionStack.currentIfCreated?.verificationWorker {
             worker.verifier.abort(error, subject: (type, name))
         }
@@ -176,7 +182,9 @@ extension DependencyStore {
 
     /// What a thread does that may not wait at a gate (see `Gate.enter`): trap with the
     /// cross-thread cycle, or, on a verification worker held up by a stopped one, report that.
-    static func refused(_ refusal: Gate.Refusal, resolving type: Any.Type, name: String?, at requester: Requester) -> Never {
+    static func refused(_ refusal: Gate.Refusal, resolving type: Any.Type, name: String?, at requester: Requester)
+        -> Never
+    {
         switch refusal {
         case .cycle(let waiters):
             fail(crossThreadCycle(waiters, requester: requester), resolving: type, name: name, at: requester)

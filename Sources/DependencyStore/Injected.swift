@@ -58,7 +58,9 @@ public final class Injected<T> {
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
     public convenience init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-        self.init(boundTo: DependencyStore.shared, name: name, requester: .injectedProperty(SourceLocation(fileID: fileID, line: line)))
+        self.init(
+            boundTo: DependencyStore.shared, name: name,
+            requester: .injectedProperty(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Binds to `store`, for `requester`: how `Lazy` handles resolve exactly as a property does.

@@ -53,7 +53,8 @@ public struct Lazy<Value> {
     ///   - fileID: Where the handle is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-        property = Injected(boundTo: .shared, name: name, requester: .lazyHandle(SourceLocation(fileID: fileID, line: line)))
+        property = Injected(
+            boundTo: .shared, name: name, requester: .lazyHandle(SourceLocation(fileID: fileID, line: line)))
     }
 
     private init(property: Injected<Value>) {

@@ -58,7 +58,9 @@ public final class OptionalInjected<T> {
         if let published = slot.published {
             return published.assumingMemoryBound(to: T?.self).pointee
         }
-        return resolveOnce(gate: gate, publishingIn: slot, type: T.self, name: name, requester: .injectedProperty(declaration)) {
+        return resolveOnce(
+            gate: gate, publishingIn: slot, type: T.self, name: name, requester: .injectedProperty(declaration)
+        ) {
             let value = binding.store.resolveIfRegistered(T.self, name: name, requester: .injectedProperty(declaration))
             binding = .resolved
             return value

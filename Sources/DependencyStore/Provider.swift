@@ -39,20 +39,23 @@ public struct Provider<Value> {
 
     /// Resolves a `Value` whose factory takes one argument.
     public func callAsFunction<A>(arguments argument: A) -> Value {
-        binding.store.resolve(Value.self, name: name, arguments: .some(values: argument, types: A.self, count: 1), requester: requester)
+        binding.store.resolve(
+            Value.self, name: name, arguments: .some(values: argument, types: A.self, count: 1), requester: requester)
     }
 
     /// Resolves a `Value` whose factory takes two arguments.
     public func callAsFunction<A1, A2>(arguments first: A1, _ second: A2) -> Value {
         binding.store.resolve(
-            Value.self, name: name, arguments: .some(values: (first, second), types: (A1, A2).self, count: 2), requester: requester
+            Value.self, name: name, arguments: .some(values: (first, second), types: (A1, A2).self, count: 2),
+            requester: requester
         )
     }
 
     /// Resolves a `Value` whose factory takes three arguments.
     public func callAsFunction<A1, A2, A3>(arguments first: A1, _ second: A2, _ third: A3) -> Value {
         binding.store.resolve(
-            Value.self, name: name, arguments: .some(values: (first, second, third), types: (A1, A2, A3).self, count: 3),
+            Value.self, name: name,
+            arguments: .some(values: (first, second, third), types: (A1, A2, A3).self, count: 3),
             requester: requester
         )
     }

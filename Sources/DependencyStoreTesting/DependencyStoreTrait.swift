@@ -47,11 +47,12 @@ public struct DependencyStoreTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        let store = if let makeParent {
-            DependencyStore(parent: makeParent(), fileID: fileID, line: line)
-        } else {
-            DependencyStore(fileID: fileID, line: line)
-        }
+        let store =
+            if let makeParent {
+                DependencyStore(parent: makeParent(), fileID: fileID, line: line)
+            } else {
+                DependencyStore(fileID: fileID, line: line)
+            }
         configure(store)
         try await store.execute {
             try await function()

@@ -46,6 +46,8 @@ public func expectVerified(
 ///   - file: Where the failures are reported. Leave the default.
 ///   - line: The line of the failures. Leave the default.
 /// - Returns: The report, for further checks.
+// XCTest's naming convention, which an XCTest user looks for.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @discardableResult
 public func XCTAssertVerified(
     _ store: DependencyStore = .shared,

@@ -38,7 +38,8 @@ public struct AccessToken: Sendable, Equatable {
         for (offset, scalar) in text.unicodeScalars.enumerated() where !scalar.isPrintableASCII {
             let kind = scalar.properties.generalCategory == .control ? "a control character" : "not printable ASCII"
             let code = String(scalar.value, radix: 16, uppercase: true)
-            return "character \(offset + 1) is \(kind) (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code))"
+            return
+                "character \(offset + 1) is \(kind) (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code))"
         }
         return nil
     }

@@ -85,7 +85,8 @@ public struct LiveAccessTokenService: AccessTokenServiceType {
 
     /// `$XDG_CONFIG_HOME/access-token-cli/token`, else `$HOME/.config/access-token-cli/token`.
     public static func defaultTokenFile(environment: [String: String]) -> String {
-        let configDirectory = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let configDirectory =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
         return configDirectory + "/access-token-cli/token"
     }
@@ -112,7 +113,8 @@ public struct LiveAccessTokenService: AccessTokenServiceType {
             throw .unreadable(path: tokenFile, reason: error.description)
         }
         if file.permissions & 0o077 != 0 {
-            throw .insecureFile(path: tokenFile, permissions: String(file.permissions, radix: 8), linkTarget: file.linkTarget)
+            throw .insecureFile(
+                path: tokenFile, permissions: String(file.permissions, radix: 8), linkTarget: file.linkTarget)
         }
         guard let contents = String(data: file.contents, encoding: .utf8) else {
             throw .invalidToken(source: tokenFile, reason: "it is not UTF-8 text")

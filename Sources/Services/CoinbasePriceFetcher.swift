@@ -27,7 +27,8 @@ public struct CoinbasePriceFetcher: PriceFetching {
 
     /// `GET {baseURL}/v2/prices/spot?currency=USD`.
     public func endpoint(for currency: String) -> Endpoint {
-        var components = URLComponents(url: baseURL.appendingPathComponent("v2/prices/spot"), resolvingAgainstBaseURL: false)!
+        var components = URLComponents(
+            url: baseURL.appendingPathComponent("v2/prices/spot"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "currency", value: currency.uppercased())]
         return Endpoint(url: components.url!, timeout: timeout, maxResponseBytes: maxResponseBytes)
     }

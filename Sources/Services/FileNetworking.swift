@@ -16,7 +16,8 @@ public struct FileNetworking: Networking {
         do {
             return try RegularFile(path: path, limit: endpoint.maxResponseBytes).contents
         } catch .tooLarge(let limit) {
-            throw .fileUnreadable(path: path, reason: "it is larger than \(limit) bytes, the most a price response may be")
+            throw .fileUnreadable(
+                path: path, reason: "it is larger than \(limit) bytes, the most a price response may be")
         } catch {
             throw .fileUnreadable(path: path, reason: error.description)
         }

@@ -62,12 +62,14 @@ public enum NetworkError: Error, Equatable, CustomStringConvertible {
         case .httpStatus(let status, let url):
             return "the server answered HTTP \(status) for \(url.absoluteString.terminalSafe())"
         case .responseTooLarge(let url, let limit):
-            return "the response from \(url.absoluteString.terminalSafe()) is larger than \(limit) bytes, so it was refused"
+            return
+                "the response from \(url.absoluteString.terminalSafe()) is larger than \(limit) bytes, so it was refused"
         case .redirectRefused(let from, let to, .notHTTP):
             return "\(from.absoluteString.terminalSafe()) redirected to \(to.terminalSafe()), which is not an http or "
                 + "https URL, so the redirect was not followed"
         case .redirectRefused(let from, let to, .insecure):
-            return "\(from.absoluteString.terminalSafe()) redirected to \(to.terminalSafe()), from https to plain http, "
+            return
+                "\(from.absoluteString.terminalSafe()) redirected to \(to.terminalSafe()), from https to plain http, "
                 + "so the redirect was not followed"
         case .fileUnreadable(let path, let reason):
             return "cannot read \(path.terminalSafe()): \(reason)"

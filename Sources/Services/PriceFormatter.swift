@@ -28,7 +28,8 @@ public struct LivePriceFormatter: PriceFormatting {
         let text = amount.description
         let negative = text.hasPrefix("-")
         guard let digits = DecimalDigits(negative ? text.dropFirst() : Substring(text)),
-              let layout = CurrencyLayout(locale: locale, currency: code, negative: negative) else {
+            let layout = CurrencyLayout(locale: locale, currency: code, negative: negative)
+        else {
             return "\(text) \(code)"
         }
         return layout.format(digits.rounded(toPlaces: CurrencyLayout.fractionDigits))
@@ -69,12 +70,14 @@ struct CurrencyLayout {
         let sign = negative ? -1.0 : 1.0
         let glyphs = (0...9).compactMap { plain.string(from: NSNumber(value: $0)) }
         guard glyphs.count == 10, glyphs.allSatisfy({ $0.count == 1 }),
-              let sample = formatter.string(from: NSNumber(value: sign * Self.sample)),
-              let short = formatter.string(from: NSNumber(value: sign * Self.shortSample)) else { return nil }
+            let sample = formatter.string(from: NSNumber(value: sign * Self.sample)),
+            let short = formatter.string(from: NSNumber(value: sign * Self.shortSample))
+        else { return nil }
         let isDigit = { (character: Character) in glyphs.contains(String(character)) }
         guard let number = Self.parts(of: sample, isDigit: isDigit),
-              number.runs.last == Self.fractionDigits, let decimalSeparator = number.separators.last,
-              Set(number.separators.dropLast()).count <= 1 else { return nil }
+            number.runs.last == Self.fractionDigits, let decimalSeparator = number.separators.last,
+            Set(number.separators.dropLast()).count <= 1
+        else { return nil }
         let integerRuns = number.runs.dropLast()
         prefix = number.prefix
         suffix = number.suffix
@@ -94,7 +97,8 @@ struct CurrencyLayout {
     ) -> (prefix: String, suffix: String, runs: [Int], separators: [String])? {
         let characters = Array(text)
         guard let first = characters.firstIndex(where: isDigit),
-              let last = characters.lastIndex(where: isDigit) else { return nil }
+            let last = characters.lastIndex(where: isDigit)
+        else { return nil }
         var runs: [Int] = [0]
         var separators: [String] = []
         for character in characters[first...last] {
@@ -113,7 +117,8 @@ struct CurrencyLayout {
     func format(_ amount: DecimalDigits) -> String {
         let integer = amount.integer.isEmpty ? [0] : amount.integer
         var groups: [ArraySlice<UInt8>] = []
-        let grouped = primaryGroup > 0 && integer.count > primaryGroup
+        let grouped =
+            primaryGroup > 0 && integer.count > primaryGroup
             && (groupsFourDigits || integer.count > primaryGroup + 1)
         if grouped {
             var end = integer.count
@@ -127,7 +132,8 @@ struct CurrencyLayout {
             groups = [integer[...]]
         }
         let show = { (part: ArraySlice<UInt8>) in part.map { digits[Int($0)] }.joined() }
-        let number = groups.map(show).joined(separator: groupingSeparator)
+        let number =
+            groups.map(show).joined(separator: groupingSeparator)
             + decimalSeparator + show(amount.fraction[...])
         return prefix + number + suffix
     }

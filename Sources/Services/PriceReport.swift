@@ -33,7 +33,8 @@ public struct PriceReport: Sendable {
         } catch {
             throw .price(error)
         }
-        return Report(token: token, price: price, formattedPrice: formatter.format(price.amount, currency: price.currency))
+        return Report(
+            token: token, price: price, formattedPrice: formatter.format(price.amount, currency: price.currency))
     }
 }
 

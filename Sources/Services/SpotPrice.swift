@@ -100,7 +100,8 @@ public struct CoinbaseSpotPriceDecoder: SpotPriceDecoding {
         } catch let DecodingError.keyNotFound(key, context) {
             throw .missingField((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))
         } catch let DecodingError.typeMismatch(_, context) {
-            throw .malformedResponse("'\(context.codingPath.map(\.stringValue).joined(separator: ".").terminalSafe())' has the wrong type")
+            throw .malformedResponse(
+                "'\(context.codingPath.map(\.stringValue).joined(separator: ".").terminalSafe())' has the wrong type")
         } catch let DecodingError.valueNotFound(_, context) {
             throw .missingField(context.codingPath.map(\.stringValue).joined(separator: "."))
         } catch {
@@ -114,7 +115,8 @@ public struct CoinbaseSpotPriceDecoder: SpotPriceDecoding {
         guard Self.sameCode(payload.currency, expected) else {
             throw .unexpectedCurrency(expected: expected, received: payload.currency)
         }
-        return SpotPrice(base: Self.base, currency: expected, amount: try Self.amount(payload.amount), amountText: payload.amount)
+        return SpotPrice(
+            base: Self.base, currency: expected, amount: try Self.amount(payload.amount), amountText: payload.amount)
     }
 
     /// `usd` is `USD`; `uſd` is not (Swift upper-cases `ſ` to `S`).
@@ -134,7 +136,8 @@ public struct CoinbaseSpotPriceDecoder: SpotPriceDecoding {
         let canonical = digits.canonical
         // Exact when the decimal writes back the very digits it was read from.
         guard let value = Decimal(string: canonical, locale: Locale(identifier: "en_US_POSIX")),
-              value.description == canonical else {
+            value.description == canonical
+        else {
             throw .inexactAmount(text)
         }
         return value

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -194,16 +195,18 @@ private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecke
         case .timedOut:
             return .timedOut(url: endpoint.url, after: endpoint.timeout)
         case .cannotConnectToHost:
-            return .unreachable(url: url, reason: "nothing answered there (connection refused)", redirectedFrom: redirectedFrom)
+            return .unreachable(
+                url: url, reason: "nothing answered there (connection refused)", redirectedFrom: redirectedFrom)
         case .cannotFindHost, .dnsLookupFailed:
             return .unreachable(url: url, reason: "the host name could not be resolved", redirectedFrom: redirectedFrom)
         case .notConnectedToInternet:
-            return .unreachable(url: url, reason: "this machine has no network connection", redirectedFrom: redirectedFrom)
+            return .unreachable(
+                url: url, reason: "this machine has no network connection", redirectedFrom: redirectedFrom)
         case .networkConnectionLost:
             return .unreachable(url: url, reason: "the connection was lost", redirectedFrom: redirectedFrom)
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-             .clientCertificateRequired:
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+            .clientCertificateRequired:
             return .transport(url: url, reason: "the secure (TLS) connection could not be made")
         case .badServerResponse:
             return .transport(url: url, reason: "the server's answer is not valid HTTP")

@@ -71,14 +71,17 @@ final class Screen2 {
         }
         store.register(Greeting.self, name: "9") {
             (store, a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int, h: Int, i: Window?) in
-            FixedGreeting("\([a, b, c, d, e, f, g, h].map(String.init).joined()) \(i == nil) \(store.resolve(Clock.self).now)")
+            FixedGreeting(
+                "\([a, b, c, d, e, f, g, h].map(String.init).joined()) \(i == nil) \(store.resolve(Clock.self).now)")
         }
         store.register(FixedClock(7), for: Clock.self)
 
         #expect(store.resolve(Greeting.self, name: "4", arguments: "a", 2, 3.5, true).text == "a 2 3.5 true")
         #expect(store.resolve(Greeting.self, name: "5", arguments: 1, 2, 3, 4, "x").text == "10 x")
         #expect(store.resolve(Greeting.self, name: "5", arguments: 9, 9, 9, 9, "y").text == "10 x", "kept by its scope")
-        #expect(store.resolve(Greeting.self, name: "9", arguments: 1, 2, 3, 4, 5, 6, 7, 8, nil as Window?).text == "12345678 true 7")
+        #expect(
+            store.resolve(Greeting.self, name: "9", arguments: 1, 2, 3, 4, 5, 6, 7, 8, nil as Window?).text
+                == "12345678 true 7")
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
@@ -86,15 +89,18 @@ final class Screen2 {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
-                store.register(Greeting.self) { (_, a: String, b: Int, c: Int, d: Int, e: Int, f: Int) in FixedGreeting(a) }
+                store.register(Greeting.self) { (_, a: String, b: Int, c: Int, d: Int, e: Int, f: Int) in
+                    FixedGreeting(a)
+                }
                 _ = store.resolve(Greeting.self, arguments: "x", 1, 2, 3, 4, "5")
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains(
-            "wrong arguments for 'DependencyStoreTests.Greeting': expected (Swift.String, Swift.Int, Swift.Int, Swift.Int, Swift.Int, Swift.Int), "
-                + "given (Swift.String, Swift.Int, Swift.Int, Swift.Int, Swift.Int, Swift.String)."
-        ))
+        #expect(
+            stderr.contains(
+                "wrong arguments for 'DependencyStoreTests.Greeting': expected (Swift.String, Swift.Int, Swift.Int, Swift.Int, Swift.Int, Swift.Int), "
+                    + "given (Swift.String, Swift.Int, Swift.Int, Swift.Int, Swift.Int, Swift.String)."
+            ))
         #expect(stderr.contains("resolve(Greeting.self, arguments: <String>, <Int>, <Int>, <Int>, <Int>, <Int>)"))
     }
 
@@ -107,9 +113,10 @@ final class Screen2 {
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains(
-            "wrong arguments for 'DependencyStoreTests.Greeting': expected (Swift.String, Swift.Int), given (Swift.Int, Swift.String)."
-        ))
+        #expect(
+            stderr.contains(
+                "wrong arguments for 'DependencyStoreTests.Greeting': expected (Swift.String, Swift.Int), given (Swift.Int, Swift.String)."
+            ))
         #expect(stderr.contains("Registered at: DependencyStoreTests/ArgumentTests.swift:"))
         #expect(stderr.contains("Requested by: resolve at DependencyStoreTests/ArgumentTests.swift:"))
         #expect(stderr.contains("resolve(Greeting.self, arguments: <String>, <Int>)"))

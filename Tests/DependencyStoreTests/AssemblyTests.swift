@@ -48,7 +48,7 @@ struct SessionAssembly: Assembly {
         store.apply(GreetingAssembly(text: "Hello, guest"), ClockAssembly())
         #expect(!store.isRegistered(Session.self))
 
-        store.apply(SessionAssembly(user: "ada"))   // after login
+        store.apply(SessionAssembly(user: "ada"))  // after login
 
         #expect(store.resolve(Banner.self).text == "Welcome back, ada @7")
         #expect(store.resolve(Session.self) === store.resolve(Session.self))

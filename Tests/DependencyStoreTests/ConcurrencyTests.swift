@@ -134,7 +134,8 @@ import Testing
                 group.addTask {
                     let store = DependencyStore()
                     store.register(Label("task \(index)"), for: Label.self)
-                    store.register(LabelPair.self) { store in LabelPair(first: store.resolve(), second: store.resolve()) }
+                    store.register(LabelPair.self) { store in LabelPair(first: store.resolve(), second: store.resolve())
+                    }
                     return store.execute {
                         DependencyStore.shared.resolve(LabelPair.self).second.text == "task \(index)" ? 0 : 1
                     }

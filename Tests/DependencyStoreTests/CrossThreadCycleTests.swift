@@ -4,8 +4,14 @@ import Testing
 
 /// Two singletons that need each other, first asked for from two threads at once: each thread
 /// builds one and waits for the other's. Without detection both wait for ever.
-final class Ping: Sendable { let pong: Pong? ; init(_ pong: Pong?) { self.pong = pong } }
-final class Pong: Sendable { let ping: Ping? ; init(_ ping: Ping?) { self.ping = ping } }
+final class Ping: Sendable {
+    let pong: Pong?
+    init(_ pong: Pong?) { self.pong = pong }
+}
+final class Pong: Sendable {
+    let ping: Ping?
+    init(_ ping: Ping?) { self.ping = ping }
+}
 
 /// Busy work of about `microseconds`, as a factory that does real work spends it.
 private func work(microseconds: Int) {
@@ -107,8 +113,13 @@ private func expectEveryRoundToReportItsCycle(rounds: Int, microseconds: Int) {
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        let cycle = stderr.contains("cycle across threads: DependencyStoreTests.Ping -> DependencyStoreTests.Pong -> DependencyStoreTests.Ping")
-            || stderr.contains("cycle across threads: DependencyStoreTests.Pong -> DependencyStoreTests.Ping -> DependencyStoreTests.Pong")
+        let cycle =
+            stderr.contains(
+                "cycle across threads: DependencyStoreTests.Ping -> DependencyStoreTests.Pong -> DependencyStoreTests.Ping"
+            )
+            || stderr.contains(
+                "cycle across threads: DependencyStoreTests.Pong -> DependencyStoreTests.Ping -> DependencyStoreTests.Pong"
+            )
         #expect(cycle, "\(stderr)")
         #expect(stderr.contains("2 threads each wait for what the next one is building"))
         #expect(stderr.contains("Thread 1 (this one) is building: DependencyStoreTests."))
@@ -145,8 +156,13 @@ private func expectEveryRoundToReportItsCycle(rounds: Int, microseconds: Int) {
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("dependency cycle across threads"))
-        #expect(stderr.contains("and waits for the first read of the @Injected property declared at DependencyStoreTests/CrossThreadCycleTests.swift:"))
-        #expect(stderr.contains("Closed by: the @Injected property declared at DependencyStoreTests/CrossThreadCycleTests.swift:"))
+        #expect(
+            stderr.contains(
+                "and waits for the first read of the @Injected property declared at DependencyStoreTests/CrossThreadCycleTests.swift:"
+            ))
+        #expect(
+            stderr.contains(
+                "Closed by: the @Injected property declared at DependencyStoreTests/CrossThreadCycleTests.swift:"))
         #expect(!stderr.contains("HUNG"))
     }
 
@@ -162,7 +178,10 @@ private func expectEveryRoundToReportItsCycle(rounds: Int, microseconds: Int) {
                     builds.increment()
                     return Ping(store.resolve(Pong.self))
                 }
-                store.register(Pong.self, scope: .singleton) { _ in builds.increment(); return Pong(nil) }
+                store.register(Pong.self, scope: .singleton) { _ in
+                    builds.increment()
+                    return Pong(nil)
+                }
                 DispatchQueue.concurrentPerform(iterations: 2) { index in
                     if index == 0 { _ = store.resolve(Ping.self) } else { _ = store.resolve(Pong.self) }
                 }

@@ -31,7 +31,10 @@ import Testing
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         // Screen's @Injected greeting is declared in Fixtures.swift, line 38.
-        #expect(stderr.contains("Requested by: the @Injected property declared at DependencyStoreTests/Fixtures.swift:38, on its first read"))
+        #expect(
+            stderr.contains(
+                "Requested by: the @Injected property declared at DependencyStoreTests/Fixtures.swift:38, on its first read"
+            ))
         #expect(stderr.contains("DependencyStoreTests/Fixtures.swift:38: Fatal error"))
     }
 
@@ -66,9 +69,10 @@ import Testing
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains(
-            "dependency cycle: DependencyStoreTests.Greeting -> DependencyStoreTests.Clock -> DependencyStoreTests.Banner -> DependencyStoreTests.Greeting"
-        ))
+        #expect(
+            stderr.contains(
+                "dependency cycle: DependencyStoreTests.Greeting -> DependencyStoreTests.Clock -> DependencyStoreTests.Banner -> DependencyStoreTests.Greeting"
+            ))
         #expect(stderr.contains("To fix: break the cycle"))
     }
 
@@ -117,9 +121,13 @@ import Testing
         let store = DependencyStore()
         store.register(LiveGreetingService(), for: LiveGreetingService.self)
 
-        let error = try #require(#expect(throws: ResolutionError.self) { try store.tryResolve(GreetingServiceType.self) })
+        let error = try #require(
+            #expect(throws: ResolutionError.self) { try store.tryResolve(GreetingServiceType.self) })
 
-        #expect(error.description.contains("'DependencyStoreTests.LiveGreetingService' (registered at DependencyStoreTests/DiagnosticsTests.swift:"))
+        #expect(
+            error.description.contains(
+                "'DependencyStoreTests.LiveGreetingService' (registered at DependencyStoreTests/DiagnosticsTests.swift:"
+            ))
         #expect(error.description.contains("has a similar name"))
         #expect(error.description.contains("register it with 'for: GreetingServiceType.self'"))
     }

@@ -142,7 +142,7 @@ import Testing
 
         await store.execute {
             await Task.yield()
-            model.record(SendableHolder().clock.now) // main-actor state, touched without a hop
+            model.record(SendableHolder().clock.now)  // main-actor state, touched without a hop
         }
 
         #expect(model.values == [8])
@@ -162,7 +162,10 @@ import Testing
                             let early = SendableHolder()
                             await Task.yield()
                             let late = SendableHolder()
-                            let seen = [early.clock.now, late.clock.now, DependencyStore.shared.resolve(SendableClockType.self).now]
+                            let seen = [
+                                early.clock.now, late.clock.now,
+                                DependencyStore.shared.resolve(SendableClockType.self).now,
+                            ]
                             return seen.filter { $0 != index }.count
                         }
                     }
@@ -201,7 +204,7 @@ final class InjectedLabel {
             let inner = DependencyStore()
             inner.register("inner", for: String.self)
             outer.execute {
-                RunLoop.current.perform { seen.set(InjectedLabel().text) }   // other code, earlier
+                RunLoop.current.perform { seen.set(InjectedLabel().text) }  // other code, earlier
                 inner.execute { RunLoop.current.run(until: Date()) }
             }
             done.signal()

@@ -44,7 +44,10 @@ final class Counter: Sendable {
 
     @discardableResult
     func increment() -> Int {
-        count.update { $0 += 1; return $0 }
+        count.update {
+            $0 += 1
+            return $0
+        }
     }
 
     var value: Int { count.value }

@@ -6,7 +6,11 @@ import Testing
     @Test func resolvesLazilyOnFirstRead() {
         let store = DependencyStore()
         let built = Counter()
-        store.register({ built.increment(); return FixedGreeting("lazy") }(), for: Greeting.self)
+        store.register(
+            {
+                built.increment()
+                return FixedGreeting("lazy")
+            }(), for: Greeting.self)
 
         let screen = store.execute { Screen() }
         #expect(built.value == 0)
@@ -103,7 +107,7 @@ actor ClockActor {
 
 @MainActor final class MainActorModel {
     @Injected var clock: SendableClockType
-    @Injected var greeting: Greeting? // never read: binding alone needs no registration
+    @Injected var greeting: Greeting?  // never read: binding alone needs no registration
     func now() -> Int { clock.now }
 }
 

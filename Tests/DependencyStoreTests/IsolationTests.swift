@@ -115,9 +115,10 @@ struct ConnectionFailed: Error, Equatable {}
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains(
-            "'DependencyStoreTests.ProfileModel' is registered on the main actor, but it was resolved synchronously off the main actor."
-        ))
+        #expect(
+            stderr.contains(
+                "'DependencyStoreTests.ProfileModel' is registered on the main actor, but it was resolved synchronously off the main actor."
+            ))
         #expect(stderr.contains("Requested by: resolve at DependencyStoreTests/IsolationTests.swift:"))
         #expect(stderr.contains("let value = try await store.resolveAsync(ProfileModel.self)"))
         #expect(ProfileModel.builtOffMain.value == 0)
@@ -162,7 +163,10 @@ struct ConnectionFailed: Error, Equatable {}
         let failures = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<10 {
                 group.addTask {
-                    do { _ = try await store.resolveAsync(Database.self); return false } catch { return error is ConnectionFailed }
+                    do {
+                        _ = try await store.resolveAsync(Database.self)
+                        return false
+                    } catch { return error is ConnectionFailed }
                 }
             }
             await release.open(afterWaiters: 1)
@@ -171,7 +175,8 @@ struct ConnectionFailed: Error, Equatable {}
 
         #expect(attempts.value == 1, "one build, however many awaited it")
         #expect(failures == 10, "the error reached every waiter")
-        #expect(try await store.resolveAsync(Database.self).generation == 2, "nothing was cached; the next resolve built")
+        #expect(
+            try await store.resolveAsync(Database.self).generation == 2, "nothing was cached; the next resolve built")
         #expect(try await store.resolveAsync(Database.self).generation == 2)
     }
 
@@ -181,7 +186,7 @@ struct ConnectionFailed: Error, Equatable {}
         let release = AsyncGate()
         store.register(Database.self, scope: .singleton) { _ async throws in
             await release.wait()
-            try Task.checkCancellation()   // the build's own task is never cancelled by a waiter
+            try Task.checkCancellation()  // the build's own task is never cancelled by a waiter
             return Database(generation: built.increment())
         }
 
@@ -226,8 +231,12 @@ struct ConnectionFailed: Error, Equatable {}
         #expect(report.isClean)
         #expect(report.skippedForIsolation.map(\.description).sorted() == ["Banner", "Database", "ProfileModel"])
         #expect(report.verifiedCount == 0, "Banner was skipped on the way, not verified")
-        #expect(store.registrations.map(\.description).contains { $0.hasPrefix("ProfileModel, .unique, on the main actor, registered at") })
-        #expect(store.registrations.map(\.description).contains { $0.hasPrefix("Database, .unique, async, registered at") })
+        #expect(
+            store.registrations.map(\.description).contains {
+                $0.hasPrefix("ProfileModel, .unique, on the main actor, registered at")
+            })
+        #expect(
+            store.registrations.map(\.description).contains { $0.hasPrefix("Database, .unique, async, registered at") })
         let text = report.description
         #expect(text.contains("- Database, registered at DependencyStoreTests/IsolationTests.swift:"))
         #expect(text.contains(": its factory is async"))
@@ -245,7 +254,10 @@ struct ConnectionFailed: Error, Equatable {}
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains("the factory of 'DependencyStoreTests.Database' registered at DependencyStoreTests/IsolationTests.swift:"))
+        #expect(
+            stderr.contains(
+                "the factory of 'DependencyStoreTests.Database' registered at DependencyStoreTests/IsolationTests.swift:"
+            ))
         #expect(stderr.contains("threw ConnectionFailed()"))
     }
 
@@ -258,7 +270,10 @@ struct ConnectionFailed: Error, Equatable {}
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains("'DependencyStoreTests.Database' is registered with an async factory, but it was resolved synchronously."))
+        #expect(
+            stderr.contains(
+                "'DependencyStoreTests.Database' is registered with an async factory, but it was resolved synchronously."
+            ))
         #expect(stderr.contains("An @Injected property cannot await"))
     }
 
@@ -267,17 +282,23 @@ struct ConnectionFailed: Error, Equatable {}
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
                 let store = DependencyStore()
-                store.register(Ping.self, scope: .singleton) { store async throws in Ping(try await store.resolveAsync(Pong.self)) }
+                store.register(Ping.self, scope: .singleton) { store async throws in
+                    Ping(try await store.resolveAsync(Pong.self))
+                }
                 store.register(Pong.self) { store async throws in Pong(try await store.resolveAsync(Ping.self)) }
                 let done = DispatchSemaphore(value: 0)
-                Task { _ = try await store.resolveAsync(Ping.self); done.signal() }
+                Task {
+                    _ = try await store.resolveAsync(Ping.self)
+                    done.signal()
+                }
                 done.wait()
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains(
-            "dependency cycle: DependencyStoreTests.Ping -> DependencyStoreTests.Pong -> DependencyStoreTests.Ping"
-        ))
+        #expect(
+            stderr.contains(
+                "dependency cycle: DependencyStoreTests.Ping -> DependencyStoreTests.Pong -> DependencyStoreTests.Ping"
+            ))
     }
 
     @Test func anAsyncCycleAcrossTwoTasksTrapsInsteadOfHanging() async throws {
@@ -295,8 +316,14 @@ struct ConnectionFailed: Error, Equatable {}
                     return Pong(try await store.resolveAsync(Ping.self))
                 }
                 let done = DispatchSemaphore(value: 0)
-                Task { _ = try await store.resolveAsync(Ping.self); done.signal() }
-                Task { _ = try await store.resolveAsync(Pong.self); done.signal() }
+                Task {
+                    _ = try await store.resolveAsync(Ping.self)
+                    done.signal()
+                }
+                Task {
+                    _ = try await store.resolveAsync(Pong.self)
+                    done.signal()
+                }
                 done.wait()
             }
         )
@@ -326,7 +353,10 @@ actor AsyncGate {
     /// Waits until `count` callers have arrived, then lets them all go on.
     func arriveAndWait(for count: Int) async {
         arrived += 1
-        if arrived >= count { open() ; return }
+        if arrived >= count {
+            open()
+            return
+        }
         notifyWatchers()
         await withCheckedContinuation { waiting.append($0) }
     }

@@ -95,7 +95,10 @@ func endTheProcessIfItHangs(after seconds: Double = 20) {
         weak var weakStore: DependencyStore?
         let screen: Screen = {
             let store = DependencyStore()
-            store.register(Greeting.self, scope: .singleton) { _ in built.increment(); return FixedGreeting("kept") }
+            store.register(Greeting.self, scope: .singleton) { _ in
+                built.increment()
+                return FixedGreeting("kept")
+            }
             _ = store.resolve(Greeting.self)
             weakStore = store
             return store.execute { Screen() }

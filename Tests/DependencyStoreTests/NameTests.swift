@@ -47,7 +47,9 @@ final class Reception {
         #expect(error.description.contains("no registration for 'DependencyStoreTests.Greeting (named \"fromal\")'"))
         #expect(error.description.contains("'Greeting' is registered under: \"casual\", \"formal\", no name"))
         #expect(error.description.contains("To fix: ask for one of the names above"))
-        #expect(!error.description.contains("close to what was asked for"), "other names of the same type are not close matches")
+        #expect(
+            !error.description.contains("close to what was asked for"),
+            "other names of the same type are not close matches")
     }
 
     @Test func oneNameOfATypeMayDependOnAnotherWithoutBeingACycle() {
@@ -75,10 +77,11 @@ final class Reception {
         }
 
         #expect(store.resolve(Greeting.self, name: "a").text == "cycle")
-        #expect(chain.value == [
-            "DependencyStoreTests.Greeting (named \"a\")",
-            "DependencyStoreTests.Greeting (named \"b\")",
-            "DependencyStoreTests.Greeting (named \"a\")",
-        ])
+        #expect(
+            chain.value == [
+                "DependencyStoreTests.Greeting (named \"a\")",
+                "DependencyStoreTests.Greeting (named \"b\")",
+                "DependencyStoreTests.Greeting (named \"a\")",
+            ])
     }
 }

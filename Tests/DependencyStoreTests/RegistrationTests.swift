@@ -5,7 +5,11 @@ import Testing
     @Test func autoclosureRunsOnEveryResolveSoAnInitialiserGivesANewInstance() {
         let store = DependencyStore()
         let built = Counter()
-        store.register({ built.increment(); return FixedGreeting("hi") }(), for: Greeting.self)
+        store.register(
+            {
+                built.increment()
+                return FixedGreeting("hi")
+            }(), for: Greeting.self)
 
         let first = store.resolve(Greeting.self)
         let second = store.resolve(Greeting.self)

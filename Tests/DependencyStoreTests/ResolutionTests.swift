@@ -83,8 +83,14 @@ import Testing
 
         let error = try #require(caught.errors.first)
         #expect(error.kind == .cycle)
-        #expect(error.chain == ["DependencyStoreTests.Greeting", "DependencyStoreTests.Clock", "DependencyStoreTests.Greeting"])
-        #expect(error.description.contains("dependency cycle: DependencyStoreTests.Greeting -> DependencyStoreTests.Clock -> DependencyStoreTests.Greeting"))
+        #expect(
+            error.chain == [
+                "DependencyStoreTests.Greeting", "DependencyStoreTests.Clock", "DependencyStoreTests.Greeting",
+            ])
+        #expect(
+            error.description.contains(
+                "dependency cycle: DependencyStoreTests.Greeting -> DependencyStoreTests.Clock -> DependencyStoreTests.Greeting"
+            ))
     }
 
     @Test func missingDiagnosticNamesTheChainThatNeededIt() throws {

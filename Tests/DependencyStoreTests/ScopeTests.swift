@@ -142,7 +142,7 @@ import Testing
         let user = store.resolve(Session.self, name: "user")
         let basket = store.resolve(Session.self, name: "basket")
 
-        let discarded = store.reset(.session)   // log out
+        let discarded = store.reset(.session)  // log out
 
         #expect(discarded == 1)
         #expect(store.resolve(Session.self, name: "user") !== user)

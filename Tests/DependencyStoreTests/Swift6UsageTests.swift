@@ -5,14 +5,14 @@ import Testing
 /// it) is half of each test; the expectations are the other half.
 @Suite struct Swift6UsageTests {
     @MainActor @Test func aMainActorTestRegistersANonSendableMockFromALocalLet() async {
-        let mock = RecordingGreeting()             // not Sendable, captured by the factory
+        let mock = RecordingGreeting()  // not Sendable, captured by the factory
         let store = DependencyStore()
         store.register(mock, for: Greeting.self)
         let screen = store.execute { MainActorScreen() }
 
         await store.execute {
             await Task.yield()
-            screen.show()                          // main-actor state, after a suspension, no hop
+            screen.show()  // main-actor state, after a suspension, no hop
         }
 
         #expect(screen.shown == ["recorded"])
@@ -24,7 +24,9 @@ import Testing
         store.register(SendableClock(now: 12), for: SendableClockType.self)
 
         let now = await Task { store.resolve(SendableClockType.self).now }.value
-        let viaShared = await store.execute { await Task { DependencyStore.shared.resolve(SendableClockType.self).now }.value }
+        let viaShared = await store.execute {
+            await Task { DependencyStore.shared.resolve(SendableClockType.self).now }.value
+        }
 
         #expect(now == 12)
         #expect(viaShared == 12)

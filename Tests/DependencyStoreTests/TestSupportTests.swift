@@ -21,7 +21,9 @@ struct DependencyStoreTraitTests {
         #expect(DependencyStore.shared.resolve(Greeting.self).text == "from the trait")
         #expect(Screen().greeting.text == "from the trait", "an @Injected created in the test binds to it")
         #expect(!DependencyStore.shared.isRegistered(Clock.self), "a fresh store is empty, not the root store")
-        #expect(DependencyStore.shared.description.hasPrefix("the store created at DependencyStoreTests/TestSupportTests.swift:"))
+        #expect(
+            DependencyStore.shared.description.hasPrefix(
+                "the store created at DependencyStoreTests/TestSupportTests.swift:"))
     }
 
     @Test(.dependencyStore(layeredOver: liveStore) { $0.register(FixedGreeting("mock"), for: Greeting.self) })
@@ -83,14 +85,17 @@ struct ParallelIsolationTests {
             }
         }
         let onQueue = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async(execute: store.bind {
-                continuation.resume(returning: DependencyStore.shared.resolve(Clock.self).now)
-            })
+            DispatchQueue.global().async(
+                execute: store.bind {
+                    continuation.resume(returning: DependencyStore.shared.resolve(Clock.self).now)
+                })
         }
         let onThread = await withCheckedContinuation { continuation in
-            Thread(block: store.bind {
-                continuation.resume(returning: Screen().greeting.text)
-            }).start()
+            Thread(
+                block: store.bind {
+                    continuation.resume(returning: Screen().greeting.text)
+                }
+            ).start()
         }
         let detached = await Task.detached { [store] in
             await store.execute {
@@ -201,7 +206,9 @@ final class LayeredDependencyStoreTestCaseTests: DependencyStoreTestCase {
 final class XCTAssertVerifiedTests: XCTestCase {
     private var failures: [(description: String, line: Int)] = []
 
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
         failures.append((description, lineNumber))
     }
 
@@ -209,7 +216,8 @@ final class XCTAssertVerifiedTests: XCTestCase {
         let store = DependencyStore()
         store.register(Banner.self) { Banner(greeting: $0.resolve(), clock: $0.resolve()) }
 
-        XCTAssertVerified(store); let line = #line
+        XCTAssertVerified(store)
+        let line = #line
 
         let recorded = failures
         failures = []

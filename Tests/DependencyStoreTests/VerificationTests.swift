@@ -27,8 +27,14 @@ private final class Greeter { init(_: String) {} }
 
 /// Registers the sample app. `instancesBuilt` counts every factory run.
 private func registerSampleApp(in store: DependencyStore, instancesBuilt: Counter = Counter()) {
-    store.register(Logger.self, scope: .singleton) { _ in instancesBuilt.increment(); return Logger() }
-    store.register(Analytics.self) { store in instancesBuilt.increment(); return Analytics(store.resolve()) }
+    store.register(Logger.self, scope: .singleton) { _ in
+        instancesBuilt.increment()
+        return Logger()
+    }
+    store.register(Analytics.self) { store in
+        instancesBuilt.increment()
+        return Analytics(store.resolve())
+    }
     // 1. PriceFetcher needs Networking, which nothing registers.
     store.register(PriceFetcher.self) { store in PriceFetcher(networking: store.resolve()) }
     store.register(AppCoordinator.self) { store in AppCoordinator(fetcher: store.resolve()) }
@@ -38,7 +44,10 @@ private func registerSampleApp(in store: DependencyStore, instancesBuilt: Counte
     // 3. A singleton presenter holding a session-scoped repository: captive. A singleton cache
     //    holding a unique clock through @Injected: captive only under the strict rule.
     store.register(UserRepository.self, scope: .session) { store in UserRepository(store.resolve()) }
-    store.register(Presenter.self, scope: .singleton) { store in instancesBuilt.increment(); return Presenter(store.resolve()) }
+    store.register(Presenter.self, scope: .singleton) { store in
+        instancesBuilt.increment()
+        return Presenter(store.resolve())
+    }
     store.register(FixedClock(1), for: Clock.self)
     store.register(Cache(), for: Cache.self, scope: .singleton)
     // 4. An @Injected property for Storage, which nothing registers.
@@ -58,12 +67,13 @@ struct VerificationTests {
 
         #expect(!report.isClean)
         let found = report.problems.map { "\($0.kind): " + $0.path.map(\.description).joined(separator: " -> ") }
-        #expect(found == [
-            "missing: AppCoordinator -> PriceFetcher -> Networking",
-            "cycle: CycleA -> CycleB -> CycleA",
-            "missing: Uploader -> Storage",
-            "captive: Presenter -> UserRepository",
-        ])
+        #expect(
+            found == [
+                "missing: AppCoordinator -> PriceFetcher -> Networking",
+                "cycle: CycleA -> CycleB -> CycleA",
+                "missing: Uploader -> Storage",
+                "captive: Presenter -> UserRepository",
+            ])
         #expect(report.skipped.map(\.description) == ["Greeter"])
         #expect(report.verifiedCount == 11)
     }
@@ -77,7 +87,9 @@ struct VerificationTests {
 
         let captives = report.problems.filter { $0.kind == .captive }
         #expect(captives.map { $0.path.map(\.description) } == [["Cache", "Clock"], ["Presenter", "UserRepository"]])
-        #expect(captives[0].description.hasPrefix("captive: Cache (.singleton) holds Clock (.unique), so that instance lives as long as Cache does"))
+        #expect(
+            captives[0].description.hasPrefix(
+                "captive: Cache (.singleton) holds Clock (.unique), so that instance lives as long as Cache does"))
         #expect(captives[0].description.hasSuffix("(Reported by the strict captive rule.)"))
     }
 
@@ -94,7 +106,9 @@ struct VerificationTests {
         #expect(store.verify(captives: .strict).problems.map(\.kind) == [.captive, .captive])
     }
 
-    @Test("a scoped lifetime held past its end is captive under both rules: .weak in a singleton, one custom scope in another")
+    @Test(
+        "a scoped lifetime held past its end is captive under both rules: .weak in a singleton, one custom scope in another"
+    )
     func scopedCaptives() {
         let store = DependencyStore()
         store.register(Logger.self, scope: .weak) { _ in Logger() }
@@ -103,12 +117,15 @@ struct VerificationTests {
         store.register(Presenter.self, scope: .session) { store in Presenter(store.resolve()) }
 
         for rule in [CaptiveRule.scoped, .strict] {
-            let found = store.verify(captives: rule).problems.map { $0.path.map(\.description).joined(separator: " -> ") }
-            #expect(found.sorted() == [
-                "Analytics -> Logger",
-                "Presenter -> UserRepository",
-                "UserRepository -> Logger",
-            ])
+            let found = store.verify(captives: rule).problems.map {
+                $0.path.map(\.description).joined(separator: " -> ")
+            }
+            #expect(
+                found.sorted() == [
+                    "Analytics -> Logger",
+                    "Presenter -> UserRepository",
+                    "UserRepository -> Logger",
+                ])
         }
     }
 
@@ -121,9 +138,14 @@ struct VerificationTests {
 
         #expect(lines[0].hasPrefix("verify(): the store created at DependencyStoreTests/VerificationTests.swift:"))
         #expect(lines[0].hasSuffix(": checked 11 registrations, 4 problems."))
-        #expect(lines[1].hasPrefix("- missing: AppCoordinator -> PriceFetcher -> Networking (not registered). Fix: register Networking"))
+        #expect(
+            lines[1].hasPrefix(
+                "- missing: AppCoordinator -> PriceFetcher -> Networking (not registered). Fix: register Networking"))
         #expect(lines[2].hasPrefix("- cycle: CycleA -> CycleB -> CycleA. Fix: break the loop"))
-        #expect(lines[3].hasPrefix("- missing: Uploader -> Storage (not registered, by the @Injected property at DependencyStoreTests/VerificationTests.swift:"))
+        #expect(
+            lines[3].hasPrefix(
+                "- missing: Uploader -> Storage (not registered, by the @Injected property at DependencyStoreTests/VerificationTests.swift:"
+            ))
         #expect(lines[4].hasPrefix("- captive: Presenter (.singleton) holds UserRepository (Scope(\"session\"))"))
         #expect(lines[4].contains("Fix: register UserRepository with Presenter's scope or a longer one"))
         #expect(lines[5].hasPrefix("Skipped, as their factories take arguments"))
@@ -170,7 +192,10 @@ struct VerificationTests {
     func sampleArguments() {
         let store = DependencyStore()
         let names = Recorded<[String]>([])
-        store.register(Greeter.self) { (_, name: String) in names.update { $0.append(name) }; return Greeter(name) }
+        store.register(Greeter.self) { (_, name: String) in
+            names.update { $0.append(name) }
+            return Greeter(name)
+        }
         store.register(Banner.self) { store in
             Banner(greeting: store.resolve(), clock: store.resolve())
         }
@@ -184,25 +209,34 @@ struct VerificationTests {
         #expect(withSample.problems.map(\.kind) == [.failed])
         // The dependent first, the registration whose resolve failed last.
         #expect(withSample.problems.first?.path.map(\.description) == ["Banner", "Greeting"])
-        #expect(withSample.problems.first?.description.hasPrefix("failed: Banner -> Greeting: DependencyStore: wrong arguments for 'DependencyStoreTests.Greeting'") == true,
-                "\(withSample)")
-        #expect(withSample.problems.first?.description.hasSuffix(
-            "Fix: pass values of exactly those types, in that order: resolve(Greeting.self, arguments: <String>, <Int>)"
-        ) == true, "the diagnostic's own fix, not a repository path")
+        #expect(
+            withSample.problems.first?.description.hasPrefix(
+                "failed: Banner -> Greeting: DependencyStore: wrong arguments for 'DependencyStoreTests.Greeting'")
+                == true,
+            "\(withSample)")
+        #expect(
+            withSample.problems.first?.description.hasSuffix(
+                "Fix: pass values of exactly those types, in that order: resolve(Greeting.self, arguments: <String>, <Int>)"
+            ) == true, "the diagnostic's own fix, not a repository path")
     }
 
     @Test("a factory that does not return in time is reported and verification goes on")
     func timeout() {
         let store = DependencyStore()
         let release = DispatchSemaphore(value: 0)
-        store.register(Session.self) { _ in release.wait(); return Session() }
+        store.register(Session.self) { _ in
+            release.wait()
+            return Session()
+        }
         store.register(FixedClock(1), for: Clock.self)
 
         let report = store.verify(timeout: 0.2)
         release.signal()
 
         #expect(report.problems.map(\.kind) == [.timedOut])
-        #expect(report.problems.first?.description.hasPrefix("timed out: the factory of Session did not return within 0.2 s") == true)
+        #expect(
+            report.problems.first?.description.hasPrefix(
+                "timed out: the factory of Session did not return within 0.2 s") == true)
         #expect(report.graph.nodes.map(\.description).sorted() == ["Clock", "Session"])
     }
 
@@ -222,13 +256,15 @@ struct VerificationTests {
         // AppCoordinator comes first and stops in the PriceFetcher singleton's build (whose gate
         // its parked thread still holds); Banner needs that singleton and is told why at once.
         let found = report.problems.map { "\($0.kind): " + $0.path.map(\.description).joined(separator: " -> ") }
-        #expect(found == [
-            "missing: AppCoordinator -> PriceFetcher -> Networking",
-            "failed: Banner -> PriceFetcher",
-        ])
-        #expect(report.problems[1].description == "failed: Banner -> PriceFetcher: needs PriceFetcher, whose build "
-            + "stopped on another problem of this report (missing: AppCoordinator -> PriceFetcher -> Networking). "
-            + "Fix: fix that problem; this one goes with it.")
+        #expect(
+            found == [
+                "missing: AppCoordinator -> PriceFetcher -> Networking",
+                "failed: Banner -> PriceFetcher",
+            ])
+        #expect(
+            report.problems[1].description == "failed: Banner -> PriceFetcher: needs PriceFetcher, whose build "
+                + "stopped on another problem of this report (missing: AppCoordinator -> PriceFetcher -> Networking). "
+                + "Fix: fix that problem; this one goes with it.")
     }
 
     @Test("a build that reads an @Injected property a stopped build holds is reported at once, not as a time-out")
@@ -251,11 +287,14 @@ struct VerificationTests {
         let report = store.verify(timeout: 30)
 
         let found = report.problems.map { "\($0.kind): " + $0.path.map(\.description).joined(separator: " -> ") }
-        #expect(found == [
-            "missing: AppCoordinator -> Clock -> Greeting",
-            "failed: Banner -> Clock",
-        ])
-        #expect(report.problems[1].description.contains("stopped on another problem of this report (missing: AppCoordinator -> Clock -> Greeting)"))
+        #expect(
+            found == [
+                "missing: AppCoordinator -> Clock -> Greeting",
+                "failed: Banner -> Clock",
+            ])
+        #expect(
+            report.problems[1].description.contains(
+                "stopped on another problem of this report (missing: AppCoordinator -> Clock -> Greeting)"))
         #expect(!report.problems.contains { $0.kind == .timedOut })
     }
 
@@ -295,39 +334,41 @@ struct GraphPictureTests {
 
     @Test("Mermaid: scopes on the nodes, @Injected dashed, missing and problem edges coloured")
     func mermaid() {
-        #expect(smallReport().mermaid() == """
-            flowchart LR
-                n0["Logger<br/>.singleton"]
-                n1["Presenter<br/>.singleton"]
-                n2["UserRepository<br/>Scope(#quot;session#quot;)"]
-                n3["Uploader<br/>.unique"]
-                n4["Storage<br/>not registered"]:::missing
-                n1 --> n2
-                n2 --> n0
-                n3 -. @Injected .-> n4
-                linkStyle 0 stroke:#d97706,stroke-width:3px
-                linkStyle 2 stroke:#dc2626,stroke-width:3px
-                classDef missing fill:#fee2e2,stroke:#dc2626,color:#991b1b
+        #expect(
+            smallReport().mermaid() == """
+                flowchart LR
+                    n0["Logger<br/>.singleton"]
+                    n1["Presenter<br/>.singleton"]
+                    n2["UserRepository<br/>Scope(#quot;session#quot;)"]
+                    n3["Uploader<br/>.unique"]
+                    n4["Storage<br/>not registered"]:::missing
+                    n1 --> n2
+                    n2 --> n0
+                    n3 -. @Injected .-> n4
+                    linkStyle 0 stroke:#d97706,stroke-width:3px
+                    linkStyle 2 stroke:#dc2626,stroke-width:3px
+                    classDef missing fill:#fee2e2,stroke:#dc2626,color:#991b1b
 
-            """)
+                """)
     }
 
     @Test("DOT: the same graph for Graphviz, quotes escaped")
     func dot() {
-        #expect(smallReport().dot() == """
-            digraph dependencies {
-                rankdir=LR;
-                node [shape=box, style=rounded, fontname="Helvetica"];
-                n0 [label="Logger\\n.singleton"];
-                n1 [label="Presenter\\n.singleton"];
-                n2 [label="UserRepository\\nScope(\\"session\\")"];
-                n3 [label="Uploader\\n.unique"];
-                n4 [label="Storage\\nnot registered", color="#dc2626", fontcolor="#991b1b"];
-                n1 -> n2 [color="#d97706", penwidth=2];
-                n2 -> n0;
-                n3 -> n4 [style=dashed, label="@Injected", color="#dc2626", penwidth=2];
-            }
+        #expect(
+            smallReport().dot() == """
+                digraph dependencies {
+                    rankdir=LR;
+                    node [shape=box, style=rounded, fontname="Helvetica"];
+                    n0 [label="Logger\\n.singleton"];
+                    n1 [label="Presenter\\n.singleton"];
+                    n2 [label="UserRepository\\nScope(\\"session\\")"];
+                    n3 [label="Uploader\\n.unique"];
+                    n4 [label="Storage\\nnot registered", color="#dc2626", fontcolor="#991b1b"];
+                    n1 -> n2 [color="#d97706", penwidth=2];
+                    n2 -> n0;
+                    n3 -> n4 [style=dashed, label="@Injected", color="#dc2626", penwidth=2];
+                }
 
-            """)
+                """)
     }
 }

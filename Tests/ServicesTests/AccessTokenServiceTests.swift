@@ -1,6 +1,7 @@
 import Foundation
 import Services
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -77,16 +78,19 @@ import Darwin
         let error = try #require(throws: AccessTokenError.self) { try token(fromFile: link) }
 
         #expect(error == .insecureFile(path: link, permissions: "644", linkTarget: resolvedTarget))
-        #expect(error.description == "refusing the token file \(link), a symbolic link to \(resolvedTarget): "
-            + "the target's permissions are 644, so group or others can read it (run chmod 600 \(resolvedTarget))")
+        #expect(
+            error.description == "refusing the token file \(link), a symbolic link to \(resolvedTarget): "
+                + "the target's permissions are 644, so group or others can read it (run chmod 600 \(resolvedTarget))")
     }
 
     @Test func aSymbolicLinkToNothingSaysWhereItLeads() throws {
         let link = try link(to: "/nonexistent-token-target")
 
-        #expect(throws: AccessTokenError.unreadable(
-            path: link, reason: "it is a symbolic link to /nonexistent-token-target, which does not exist"
-        )) { try token(fromFile: link) }
+        #expect(
+            throws: AccessTokenError.unreadable(
+                path: link, reason: "it is a symbolic link to /nonexistent-token-target, which does not exist"
+            )
+        ) { try token(fromFile: link) }
     }
 
     @Test func aDirectoryIsNotATokenFile() throws {
@@ -108,7 +112,8 @@ import Darwin
     }
 
     @Test func aDeviceIsRefusedWithoutReadingIt() {
-        #expect(throws: AccessTokenError.unreadable(path: "/dev/zero", reason: "it is a character device, not a file")) {
+        #expect(throws: AccessTokenError.unreadable(path: "/dev/zero", reason: "it is a character device, not a file"))
+        {
             try token(fromFile: "/dev/zero")
         }
     }
@@ -118,9 +123,10 @@ import Darwin
 
         let error = try #require(throws: AccessTokenError.self) { try service.accessToken() }
 
-        #expect(error.description == "no access token: ACCESS_TOKEN is not set and "
-            + "/nonexistent-home/.config/access-token-cli/token does not exist "
-            + "(set ACCESS_TOKEN, or write the token to that file with permissions 600)")
+        #expect(
+            error.description == "no access token: ACCESS_TOKEN is not set and "
+                + "/nonexistent-home/.config/access-token-cli/token does not exist "
+                + "(set ACCESS_TOKEN, or write the token to that file with permissions 600)")
     }
 
     @Test func anEmptyTokenFileIsAnError() throws {
@@ -144,9 +150,11 @@ import Darwin
         let tooLong = try tokenFile(String(repeating: "k", count: AccessToken.maxLength + 1), permissions: 0o600)
 
         #expect(try token(fromFile: longest).value.count == 4096)
-        #expect(throws: AccessTokenError.invalidToken(
-            source: tooLong, reason: "it is 4097 bytes long, more than the 4096 a token may have"
-        )) { try token(fromFile: tooLong) }
+        #expect(
+            throws: AccessTokenError.invalidToken(
+                source: tooLong, reason: "it is 4097 bytes long, more than the 4096 a token may have"
+            )
+        ) { try token(fromFile: tooLong) }
     }
 
     @Test func aThirteenMegabyteTokenFileIsRefused() throws {
@@ -183,10 +191,12 @@ import Darwin
     }
 
     @Test func theDefaultTokenFileFollowsXDGConfigHome() {
-        #expect(LiveAccessTokenService.defaultTokenFile(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"])
-            == "/x/access-token-cli/token")
-        #expect(LiveAccessTokenService.defaultTokenFile(environment: ["HOME": "/h"])
-            == "/h/.config/access-token-cli/token")
+        #expect(
+            LiveAccessTokenService.defaultTokenFile(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"])
+                == "/x/access-token-cli/token")
+        #expect(
+            LiveAccessTokenService.defaultTokenFile(environment: ["HOME": "/h"])
+                == "/h/.config/access-token-cli/token")
     }
 
     @Test func aMaskedTokenShowsItsEndsOnly() {

@@ -84,10 +84,11 @@ import Darwin
 
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String])
-        #expect(object == [
-            "token": "sk-1…f9c2", "pair": "BTC-USD", "base": "BTC", "currency": "USD", "source": "file",
-            "amount": "9007199254740993.10", "formatted": "$9,007,199,254,740,993.10",
-        ])
+        #expect(
+            object == [
+                "token": "sk-1…f9c2", "pair": "BTC-USD", "base": "BTC", "currency": "USD", "source": "file",
+                "amount": "9007199254740993.10", "formatted": "$9,007,199,254,740,993.10",
+            ])
     }
 
     @Test func fetchesOverHTTPFromAnotherEndpointAsALivePrice() throws {
@@ -108,8 +109,10 @@ import Darwin
         let hostile = #"\u001b[2J\u001b[31mBTC\nAccess token: sk-FAKE"#
         let server = try TestHTTPServer { path in
             switch path {
-            case let path where path.hasPrefix("/base/"): .json(#"{"data":{"base":"\#(hostile)","currency":"USD","amount":"1"}}"#)
-            case let path where path.hasPrefix("/currency/"): .json(#"{"data":{"base":"BTC","currency":"\#(hostile)","amount":"1"}}"#)
+            case let path where path.hasPrefix("/base/"):
+                .json(#"{"data":{"base":"\#(hostile)","currency":"USD","amount":"1"}}"#)
+            case let path where path.hasPrefix("/currency/"):
+                .json(#"{"data":{"base":"BTC","currency":"\#(hostile)","amount":"1"}}"#)
             default: .json(#"{"data":{"base":"BTC","currency":"USD","amount":"\#(hostile)"}}"#)
             }
         }
@@ -142,7 +145,8 @@ import Darwin
         // Before back-pressure these reached 251 MB and 145 MB. A sanitizer's runtime raises the
         // baseline itself, so the bound is 64 MB or 32 MB over the baseline, whichever is more.
         let bound = max(64 << 20, baseline.peakMemory + (32 << 20))
-        #expect(result.peakMemory < bound, "peak \(result.peakMemory >> 20) MB; baseline \(baseline.peakMemory >> 20) MB")
+        #expect(
+            result.peakMemory < bound, "peak \(result.peakMemory >> 20) MB; baseline \(baseline.peakMemory >> 20) MB")
     }
 
     // MARK: - Failures at run time
@@ -164,8 +168,9 @@ import Darwin
 
         #expect(result.status == 1)
         #expect(result.stdout == "")
-        #expect(result.stderr == "access-token-cli: error: the server answered HTTP 500 for "
-            + "\(server.url().absoluteString)/v2/prices/spot?currency=USD\n")
+        #expect(
+            result.stderr == "access-token-cli: error: the server answered HTTP 500 for "
+                + "\(server.url().absoluteString)/v2/prices/spot?currency=USD\n")
     }
 
     @Test func aTimeoutExitsWith1() throws {
@@ -214,7 +219,9 @@ import Darwin
         let result = try run(["--price-file", Self.sample, "--token-file", directory], environment: [:])
 
         #expect(result.status == 1)
-        #expect(result.stderr == "access-token-cli: error: cannot read the token file \(directory): it is a directory, not a file\n")
+        #expect(
+            result.stderr
+                == "access-token-cli: error: cannot read the token file \(directory): it is a directory, not a file\n")
     }
 
     // MARK: - Output that cannot be written

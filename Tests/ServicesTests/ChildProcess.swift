@@ -64,7 +64,10 @@ enum ChildProcess {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let captured = (stdout: directory.appendingPathComponent("stdout").path, stderr: directory.appendingPathComponent("stderr").path)
+        let captured = (
+            stdout: directory.appendingPathComponent("stdout").path,
+            stderr: directory.appendingPathComponent("stderr").path
+        )
 
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
@@ -84,7 +87,7 @@ enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
 
         var parentEnds: [Int32] = []
-        defer { parentEnds.forEach { _ = close($0) } }
+        defer { for end in parentEnds { _ = close(end) } }
         func direct(_ output: Output, to descriptor: Int32, capturedAt path: String) throws {
             switch output {
             case .captured:
@@ -103,13 +106,13 @@ enum ChildProcess {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let spawned: Int32 = try spawning.withLock {
             try direct(stdout, to: 1, capturedAt: captured.stdout)
             try direct(stderr, to: 2, capturedAt: captured.stderr)
             let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-            parentEnds.forEach { _ = close($0) }
+            for end in parentEnds { _ = close(end) }
             parentEnds = []
             return spawned
         }
@@ -122,9 +125,9 @@ enum ChildProcess {
         }
         let signal = status & 0x7F
         #if canImport(Darwin)
-        let peakMemory = Int(usage.ru_maxrss)           // bytes
+        let peakMemory = Int(usage.ru_maxrss)  // bytes
         #else
-        let peakMemory = Int(usage.ru_maxrss) * 1024    // kilobytes
+        let peakMemory = Int(usage.ru_maxrss) * 1024  // kilobytes
         #endif
         func read(_ path: String) -> String {
             (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""

@@ -15,11 +15,14 @@ import Testing
             case let path where path.hasPrefix("/gzip-bomb/"): .gzipBomb(inflatedBytes: 200 << 20)
             case let path where path.hasPrefix("/long-chunked/"): .chunked(bytes: 100 << 20)
             case let path where path.hasPrefix("/redirect-to-file/"): .redirect(to: "file:///etc/passwd")
-            case let path where path.hasPrefix("/redirect-to-closed-port/"): .redirect(to: closedPort?.absoluteString ?? "")
+            case let path where path.hasPrefix("/redirect-to-closed-port/"):
+                .redirect(to: closedPort?.absoluteString ?? "")
             case let path where path.hasPrefix("/redirect-to-ok/"): .redirect(to: "/ok/")
             case let path where path.hasPrefix("/control-characters/"):
-                .json(#"{"data":{"base":"\u001b[2J\u001b[31mBTC\nAccess token: sk-FAKE","currency":"USD","amount":"1"}}"#)
-            case let path where path.hasPrefix("/wrong-base/"): .json(#"{"data":{"base":"ETH","currency":"USD","amount":"1"}}"#)
+                .json(
+                    #"{"data":{"base":"\u001b[2J\u001b[31mBTC\nAccess token: sk-FAKE","currency":"USD","amount":"1"}}"#)
+            case let path where path.hasPrefix("/wrong-base/"):
+                .json(#"{"data":{"base":"ETH","currency":"USD","amount":"1"}}"#)
             case let path where path.hasPrefix("/lower-case-currency/"):
                 .json(#"{"data":{"base":"BTC","currency":"usd","amount":"15840.01"}}"#)
             case let path where path.hasPrefix("/large-amount/"):
@@ -27,15 +30,18 @@ import Testing
             case let path where path.hasPrefix("/over-long-amount/"):
                 .json(#"{"data":{"base":"BTC","currency":"USD","amount":"1234567890123456789012345678901234567891"}}"#)
             case let path where path.hasPrefix("/ok/"): .json(sampleResponse)
-            case let path where path.hasPrefix("/no-length/"): .body(status: 200, Data(sampleResponse.utf8), contentLength: false)
+            case let path where path.hasPrefix("/no-length/"):
+                .body(status: 200, Data(sampleResponse.utf8), contentLength: false)
             case let path where path.hasPrefix("/error/"): .json(#"{"errors":[{"message":"boom"}]}"#, status: 500)
             case let path where path.hasPrefix("/slow/"): .delayed(seconds: 2, .json(sampleResponse))
             // A byte every 0.2 s: URLSession on Linux restarts its timeout on every chunk, so
             // only a deadline of our own ends this before the 12 s it takes.
             case let path where path.hasPrefix("/trickle/"): .trickle(Data(sampleResponse.utf8), interval: 0.2)
             case let path where path.hasPrefix("/garbage/"): .json("<html>not a price</html>")
-            case let path where path.hasPrefix("/huge-with-length/"): .stream(bytes: Self.total64MiB, contentLength: true)
-            case let path where path.hasPrefix("/huge-without-length/"): .stream(bytes: Self.total64MiB, contentLength: false)
+            case let path where path.hasPrefix("/huge-with-length/"):
+                .stream(bytes: Self.total64MiB, contentLength: true)
+            case let path where path.hasPrefix("/huge-without-length/"):
+                .stream(bytes: Self.total64MiB, contentLength: false)
             default: .json("{}", status: 404)
             }
         }
@@ -50,7 +56,8 @@ import Testing
         defer { server.stop() }
 
         #expect(try await URLSessionNetworking().data(for: endpoint(server, "/ok/")) == Data(sampleResponse.utf8))
-        #expect(try await URLSessionNetworking().data(for: endpoint(server, "/no-length/")) == Data(sampleResponse.utf8))
+        #expect(
+            try await URLSessionNetworking().data(for: endpoint(server, "/no-length/")) == Data(sampleResponse.utf8))
     }
 
     @Test func aNon2xxStatusIsAnErrorCarryingIt() async throws {
@@ -99,7 +106,10 @@ import Testing
     @Test func anUnreachableHostIsSaidToBeUnreachable() async throws {
         let closed = try ClosedPort()
 
-        await #expect(throws: NetworkError.unreachable(url: closed.url("/ok/"), reason: "nothing answered there (connection refused)")) {
+        await #expect(
+            throws: NetworkError.unreachable(
+                url: closed.url("/ok/"), reason: "nothing answered there (connection refused)")
+        ) {
             try await URLSessionNetworking().data(for: Endpoint(url: closed.url("/ok/"), timeout: 5))
         }
     }
@@ -126,8 +136,9 @@ import Testing
         }
 
         #expect(error == .redirectRefused(from: url, to: "file:///etc/passwd", reason: .notHTTP))
-        #expect(error.description == "\(url.absoluteString) redirected to file:///etc/passwd, which is not an http or "
-            + "https URL, so the redirect was not followed")
+        #expect(
+            error.description == "\(url.absoluteString) redirected to file:///etc/passwd, which is not an http or "
+                + "https URL, so the redirect was not followed")
     }
 
     @Test func aRedirectToAClosedPortNamesWhereItLed() async throws {
@@ -141,15 +152,22 @@ import Testing
             try await URLSessionNetworking().data(for: endpoint(server, "/redirect-to-closed-port/"))
         }
 
-        #expect(error == .unreachable(url: closedURL, reason: "nothing answered there (connection refused)", redirectedFrom: url))
-        #expect(error.description.hasPrefix("cannot reach 127.0.0.1:\(closed.port) (where \(url.absoluteString) redirected)"))
+        #expect(
+            error
+                == .unreachable(
+                    url: closedURL, reason: "nothing answered there (connection refused)", redirectedFrom: url))
+        #expect(
+            error.description.hasPrefix(
+                "cannot reach 127.0.0.1:\(closed.port) (where \(url.absoluteString) redirected)"))
     }
 
     @Test func aRedirectWithinHTTPIsFollowed() async throws {
         let server = try server()
         defer { server.stop() }
 
-        #expect(try await URLSessionNetworking().data(for: endpoint(server, "/redirect-to-ok/")) == Data(sampleResponse.utf8))
+        #expect(
+            try await URLSessionNetworking().data(for: endpoint(server, "/redirect-to-ok/"))
+                == Data(sampleResponse.utf8))
     }
 
     /// The price the live fetcher reads from `path` on a fresh server, in USD.
@@ -162,7 +180,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("/control-characters", PriceError.unexpectedBase(expected: "BTC", received: "\u{1B}[2J\u{1B}[31mBTC\nAccess token: sk-FAKE")),
+        (
+            "/control-characters",
+            PriceError.unexpectedBase(expected: "BTC", received: "\u{1B}[2J\u{1B}[31mBTC\nAccess token: sk-FAKE")
+        ),
         ("/wrong-base", .unexpectedBase(expected: "BTC", received: "ETH")),
         ("/over-long-amount", .inexactAmount("1234567890123456789012345678901234567891")),
     ])

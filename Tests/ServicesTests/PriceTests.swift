@@ -23,7 +23,10 @@ import Testing
         ("not json", PriceError.malformedResponse("it is not JSON")),
         (#"{"data":{"base":"BTC","currency":"USD"}}"#, .missingField("data.amount")),
         (#"{"price":"1"}"#, .missingField("data")),
-        (#"{"data":{"base":"BTC","currency":"USD","amount":15840.01}}"#, .malformedResponse("'data.amount' has the wrong type")),
+        (
+            #"{"data":{"base":"BTC","currency":"USD","amount":15840.01}}"#,
+            .malformedResponse("'data.amount' has the wrong type")
+        ),
         (#"{"data":{"base":"BTC","currency":"USD","amount":"lots"}}"#, .invalidAmount("lots")),
         (#"{"data":{"base":"BTC","currency":"USD","amount":"12abc"}}"#, .invalidAmount("12abc")),
         (#"{"data":{"base":"BTC","currency":"USD","amount":"1.2.3"}}"#, .invalidAmount("1.2.3")),
@@ -32,8 +35,14 @@ import Testing
         (#"{"data":{"base":"BTC","currency":"USD","amount":"0x10"}}"#, .invalidAmount("0x10")),
         (#"{"data":{"base":"BTC","currency":"USD","amount":" 1"}}"#, .invalidAmount(" 1")),
         (#"{"data":{"base":"BTC","currency":"USD","amount":"\u0661"}}"#, .invalidAmount("\u{661}")),
-        (#"{"data":{"base":"BTC","currency":"EUR","amount":"1.00"}}"#, .unexpectedCurrency(expected: "USD", received: "EUR")),
-        (#"{"data":{"base":"ETH","currency":"USD","amount":"1.00"}}"#, .unexpectedBase(expected: "BTC", received: "ETH")),
+        (
+            #"{"data":{"base":"BTC","currency":"EUR","amount":"1.00"}}"#,
+            .unexpectedCurrency(expected: "USD", received: "EUR")
+        ),
+        (
+            #"{"data":{"base":"ETH","currency":"USD","amount":"1.00"}}"#,
+            .unexpectedBase(expected: "BTC", received: "ETH")
+        ),
     ])
     func badResponsesAreTypedErrors(json: String, expected: PriceError) {
         #expect(throws: expected) { try decode(json) }
@@ -70,15 +79,18 @@ import Testing
             #expect(scalars.count < 300, "a message stays one readable line: \(error)")
         }
         let base = try #require(throws: PriceError.self) { try decode(responses[0]) }
-        #expect(base.description == #"asked for the price of BTC but the response is for '\u{1B}[2J\u{1B}[31mBTC\u{A}Access token: sk-FAKE'"#)
+        #expect(
+            base.description
+                == #"asked for the price of BTC but the response is for '\u{1B}[2J\u{1B}[31mBTC\u{A}Access token: sk-FAKE'"#
+        )
     }
 
     @Test(arguments: [
-        "9007199254740993",                                 // 2^53 + 1: the first integer a Double cannot hold
+        "9007199254740993",  // 2^53 + 1: the first integer a Double cannot hold
         "12345678901234567.89",
-        "15840.10",                                         // a trailing zero the JSON keeps
+        "15840.10",  // a trailing zero the JSON keeps
         "000123.4500",
-        "99999999999999999999999999999999999999",           // 38 digits
+        "99999999999999999999999999999999999999",  // 38 digits
         "0.00000000000000000000000000000000000001",
     ])
     func anAmountADecimalHoldsIsKeptExactlyAndDigitForDigit(amount: String) throws {
@@ -89,9 +101,9 @@ import Testing
     }
 
     @Test(arguments: [
-        "1234567890123456789012345678901234567891",         // 40 significant digits
+        "1234567890123456789012345678901234567891",  // 40 significant digits
         "1.234567890123456789012345678901234567891",
-        "0." + String(repeating: "0", count: 140) + "1",    // below the smallest Decimal
+        "0." + String(repeating: "0", count: 140) + "1",  // below the smallest Decimal
     ])
     func anAmountADecimalCannotHoldExactlyIsRefused(amount: String) {
         #expect(throws: PriceError.inexactAmount(amount)) {
@@ -116,7 +128,9 @@ import Testing
         store.register(networking, for: Networking.self)
         store.register(CoinbaseSpotPriceDecoder(), for: SpotPriceDecoding.self)
 
-        let fetcher = store.execute { CoinbasePriceFetcher(baseURL: URL(string: "https://mirror.example")!, timeout: 2.5) }
+        let fetcher = store.execute {
+            CoinbasePriceFetcher(baseURL: URL(string: "https://mirror.example")!, timeout: 2.5)
+        }
         let price = try await fetcher.spotPrice(in: "usd")
 
         #expect(price.amount == Decimal(string: "15840.01"))
@@ -126,7 +140,8 @@ import Testing
 
     @Test func aNetworkFailureIsAPriceError() async {
         let store = DependencyStore()
-        store.register(MockNetworking(error: .httpStatus(503, url: URL(string: "https://x.example")!)), for: Networking.self)
+        store.register(
+            MockNetworking(error: .httpStatus(503, url: URL(string: "https://x.example")!)), for: Networking.self)
         store.register(CoinbaseSpotPriceDecoder(), for: SpotPriceDecoding.self)
         let fetcher = store.execute { CoinbasePriceFetcher() }
 
@@ -160,8 +175,9 @@ import Testing
         let german = LivePriceFormatter(locale: Locale(identifier: "de_DE"))
 
         #expect(german.format(Decimal(string: "15840.01")!, currency: "EUR").contains("15.840,01"))
-        #expect(german.format(Decimal(string: "12345678901234567.89")!, currency: "EUR")
-            .contains("12.345.678.901.234.567,89"))
+        #expect(
+            german.format(Decimal(string: "12345678901234567.89")!, currency: "EUR")
+                .contains("12.345.678.901.234.567,89"))
     }
 
     @Test(arguments: [
@@ -178,9 +194,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("0.125", "$0.12"),     // a tie goes to the even digit
+        ("0.125", "$0.12"),  // a tie goes to the even digit
         ("0.135", "$0.14"),
-        ("0.1251", "$0.13"),    // past the tie: up
+        ("0.1251", "$0.13"),  // past the tie: up
         ("0.124999", "$0.12"),
         ("999.995", "$1,000.00"),
         ("9007199254740992.995", "$9,007,199,254,740,993.00"),
@@ -194,7 +210,9 @@ import Testing
     @Test func combinesTheTokenThePriceAndItsFormatFromTheStore() async throws {
         let store = DependencyStore()
         store.register(MockAccessTokenService(token: "sk-1234567890abf9c2"), for: AccessTokenServiceType.self)
-        store.register(MockPriceFetcher(result: .success(SpotPrice(base: "BTC", currency: "USD", amount: 42))), for: PriceFetching.self)
+        store.register(
+            MockPriceFetcher(result: .success(SpotPrice(base: "BTC", currency: "USD", amount: 42))),
+            for: PriceFetching.self)
         store.register(MockPriceFormatter(), for: PriceFormatting.self)
 
         let report = try await store.execute { PriceReport() }.make(currency: "USD")
@@ -234,10 +252,12 @@ import Testing
         let report = expectVerified(store)
 
         let edges = Set(report.graph.edges.map { "\($0.from) -> \($0.to)" })
-        #expect(edges == [
-            "PriceReport -> AccessTokenServiceType", "PriceReport -> PriceFetching", "PriceReport -> PriceFormatting",
-            "PriceFetching -> Networking", "PriceFetching -> SpotPriceDecoding",
-        ])
+        #expect(
+            edges == [
+                "PriceReport -> AccessTokenServiceType", "PriceReport -> PriceFetching",
+                "PriceReport -> PriceFormatting",
+                "PriceFetching -> Networking", "PriceFetching -> SpotPriceDecoding",
+            ])
         #expect(report.graph.nodes.filter { $0.scope == .singleton }.count == 5)
     }
 
@@ -265,7 +285,7 @@ import Testing
     @Test func swappingOnePieceKeepsTheRestLive() async throws {
         let store = DependencyStore()
         store.registerAll(ServicesConfiguration(environment: ["ACCESS_TOKEN": "sk-1234567890abf9c2"]))
-        store.register(MockNetworking(body: sampleResponse), for: Networking.self)   // replaces the live one
+        store.register(MockNetworking(body: sampleResponse), for: Networking.self)  // replaces the live one
 
         let report = try await store.execute { PriceReport() }.make(currency: "USD")
 

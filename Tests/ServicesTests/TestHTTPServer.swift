@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -154,7 +155,7 @@ final class TestHTTPServer: @unchecked Sendable {
         guard let path = readRequestPath(connection) else { return }
         var reply = route(path)
         while case .delayed(let seconds, let next) = reply {
-            Thread.sleep(forTimeInterval: seconds)   // the server under test is slow on purpose
+            Thread.sleep(forTimeInterval: seconds)  // the server under test is slow on purpose
             reply = next
         }
         var bodyBytes = 0 {
@@ -170,7 +171,9 @@ final class TestHTTPServer: @unchecked Sendable {
             guard send(connection, header(status: 200, length: nil, extra: ["Content-Encoding: gzip"])) else { return }
             if send(connection, body) { bodyBytes += body.count }
         case .chunked(let total):
-            guard send(connection, header(status: 200, length: nil, extra: ["Transfer-Encoding: chunked"])) else { return }
+            guard send(connection, header(status: 200, length: nil, extra: ["Transfer-Encoding: chunked"])) else {
+                return
+            }
             let chunk = Data("10000\r\n".utf8) + Data(count: 64 << 10) + Data("\r\n".utf8)
             while bodyBytes < total {
                 guard send(connection, chunk) else { return }
@@ -211,7 +214,7 @@ final class TestHTTPServer: @unchecked Sendable {
     /// closed and the gzip trailer never sent: a client that read it all would find it cut short,
     /// but a client under test must refuse it long before.
     static func gzipBomb(inflatingTo bytes: Int) -> Data {
-        var output: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]   // gzip header: deflate, no name
+        var output: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]  // gzip header: deflate, no name
         var bits: UInt64 = 0
         var count = 0
         // Deflate packs bits from the least significant; Huffman codes go in most significant
@@ -225,12 +228,12 @@ final class TestHTTPServer: @unchecked Sendable {
                 count -= 8
             }
         }
-        put(0, 1)            // BFINAL: not the last block
-        put(1, 2)            // BTYPE 01: fixed Huffman codes
+        put(0, 1)  // BFINAL: not the last block
+        put(1, 2)  // BTYPE 01: fixed Huffman codes
         put(0b0000_1100, 8)  // literal 0 (code 00110000)
         for _ in 0..<(bytes / 258) {
             put(0b1010_0011, 8)  // length 258 (code 11000101)
-            put(0, 5)            // distance 1 (code 00000)
+            put(0, 5)  // distance 1 (code 00000)
         }
         if count > 0 { output.append(UInt8(truncatingIfNeeded: bits)) }
         return Data(output)

@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 
 /// One measured line of the table: a row of the issue, for one library.
 struct Measurement {
@@ -27,7 +27,7 @@ enum Library: String, CaseIterable {
 /// Runs `body(iterations)` `repetitions` times (after one warm-up) and returns ns per operation
 /// for each repetition. `body` performs `iterations` operations.
 func measure(repetitions: Int, iterations: Int, operationsPerIteration: Int = 1, _ body: (Int) -> Void) -> [Double] {
-    body(Swift.max(1, iterations / 10))   // warm-up: caches, lazy metadata, first allocations
+    body(Swift.max(1, iterations / 10))  // warm-up: caches, lazy metadata, first allocations
     var samples: [Double] = []
     for _ in 0..<repetitions {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -78,10 +78,11 @@ func table(_ measurements: [Measurement], floors: [Int: Measurement]) -> String 
         let peers = measurements.filter { $0.row == measurement.row && $0.library.isPeer }
         let fastestPeer = peers.map(\.median).min()
         let floor = floors[measurement.row]
-        lines.append("| \(measurement.row) | \(measurement.what) | \(measurement.library.rawValue) | "
-            + "\(format(measurement.median)) | \(format(measurement.min)) | \(String(format: "%.0f%%", measurement.spread)) | "
-            + "\(measurement.library == .floor ? "" : ratio(measurement.median, floor?.median)) | "
-            + "\(measurement.library.isPeer ? "" : ratio(measurement.median, fastestPeer)) |")
+        lines.append(
+            "| \(measurement.row) | \(measurement.what) | \(measurement.library.rawValue) | "
+                + "\(format(measurement.median)) | \(format(measurement.min)) | \(String(format: "%.0f%%", measurement.spread)) | "
+                + "\(measurement.library == .floor ? "" : ratio(measurement.median, floor?.median)) | "
+                + "\(measurement.library.isPeer ? "" : ratio(measurement.median, fastestPeer)) |")
     }
     return lines.joined(separator: "\n")
 }

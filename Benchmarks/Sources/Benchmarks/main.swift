@@ -18,7 +18,9 @@ let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
 /// `--rows 1,6`: measure only these rows (and the floors), to profile one of them.
 let onlyRows: Set<Int>? = arguments.firstIndex(of: "--rows").flatMap { index in
-    arguments.dropFirst(index - arguments.startIndex + 1).first.map { Set($0.split(separator: ",").compactMap { Int($0) }) }
+    arguments.dropFirst(index - arguments.startIndex + 1).first.map {
+        Set($0.split(separator: ",").compactMap { Int($0) })
+    }
 }
 let repetitions = 9
 /// Seconds one repetition should take.
@@ -27,7 +29,8 @@ let target = quick ? 0.015 : 0.1
 if let index = arguments.firstIndex(of: "--allocations") {
     let rest = Array(arguments[index...].dropFirst())
     guard rest.count == 2, let count = Int(rest[1]) else {
-        FileHandle.standardError.write(Data("usage: Benchmarks --allocations singleton|graph|injected|execute|floor COUNT\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: Benchmarks --allocations singleton|graph|injected|execute|floor COUNT\n".utf8))
         exit(64)
     }
     exit(countAllocations(of: rest[0], count: count) ? 0 : 64)
@@ -52,10 +55,12 @@ nonisolated(unsafe) var measurements: [Measurement] = []
 func run(_ row: Int, _ what: String, _ library: Library, operationsPerIteration: Int = 1, _ body: (Int) -> Void) {
     if let onlyRows, row != 9, !onlyRows.contains(row) { return }
     let count = iterations(body, operationsPerIteration: operationsPerIteration)
-    let samples = measure(repetitions: repetitions, iterations: count, operationsPerIteration: operationsPerIteration, body)
+    let samples = measure(
+        repetitions: repetitions, iterations: count, operationsPerIteration: operationsPerIteration, body)
     let measurement = Measurement(row: row, what: what, library: library, samples: samples)
     measurements.append(measurement)
-    FileHandle.standardError.write(Data("  \(row) \(library.rawValue): \(String(format: "%.1f", measurement.median)) ns/op\n".utf8))
+    FileHandle.standardError.write(
+        Data("  \(row) \(library.rawValue): \(String(format: "%.1f", measurement.median)) ns/op\n".utf8))
 }
 
 // MARK: - Setting up each library
@@ -70,7 +75,9 @@ _ = store.resolve(Service.self)
 let container = Container()
 container.register(Service.self) { _ in LiveService() }.inObjectScope(.container)
 container.register(Leaf.self) { _ in Leaf() }
-container.register(Root.self) { resolver in Root(left: resolver.resolve(Leaf.self)!, right: resolver.resolve(Leaf.self)!) }
+container.register(Root.self) { resolver in
+    Root(left: resolver.resolve(Leaf.self)!, right: resolver.resolve(Leaf.self)!)
+}
 _ = container.resolve(Service.self)
 nonisolated(unsafe) let synchronizedContainer = container.synchronize()
 
@@ -78,26 +85,29 @@ let floor = Floor()
 floor.store(LiveService(), for: Service.self)
 floor.register(Leaf.self) { _ in Leaf() }
 floor.register(Root.self) { floor in
-    Root(left: unsafeDowncast(floor.make(Leaf.self), to: Leaf.self), right: unsafeDowncast(floor.make(Leaf.self), to: Leaf.self))
+    Root(
+        left: unsafeDowncast(floor.make(Leaf.self), to: Leaf.self),
+        right: unsafeDowncast(floor.make(Leaf.self), to: Leaf.self))
 }
 
 let numbered = NumberedRegistrations(count: 1_000)
 
 let bigStore = DependencyStore()
-numbered.intoStore.forEach { $0(bigStore) }
+for register in numbered.intoStore { register(bigStore) }
 bigStore.register(LiveService(), for: Service.self, scope: .singleton)
 _ = bigStore.resolve(Service.self)
 
 let bigContainer = Container()
-numbered.intoContainer.forEach { $0(bigContainer) }
+for register in numbered.intoContainer { register(bigContainer) }
 bigContainer.register(Service.self) { _ in LiveService() }.inObjectScope(.container)
 _ = bigContainer.resolve(Service.self)
 
 let bigFloor = Floor()
-numbered.intoFloor.forEach { $0(bigFloor) }
+for register in numbered.intoFloor { register(bigFloor) }
 bigFloor.store(LiveService(), for: Service.self)
 
-FileHandle.standardError.write(Data("Measuring (\(quick ? "quick" : "full") mode, \(repetitions) repetitions of ~\(target) s each)...\n".utf8))
+FileHandle.standardError.write(
+    Data("Measuring (\(quick ? "quick" : "full") mode, \(repetitions) repetitions of ~\(target) s each)...\n".utf8))
 
 // MARK: - 9. The floors (first, as every other row is compared with them)
 
@@ -143,7 +153,7 @@ run(3, "resolve a built singleton among 1,000", .dependencyStore) { n in
 run(3, "resolve a built singleton among 1,000", .swinject) { n in
     for _ in 0..<n { blackHole(bigContainer.resolve(Service.self)!) }
 }
-numbered.readLiveValue.forEach { $0() }
+for read in numbered.readLiveValue { read() }
 run(3, "resolve a built singleton among 1,000", .swiftDependencies) { n in
     for _ in 0..<n { blackHole(DependencyHolder().service) }
 }
@@ -224,7 +234,12 @@ run(8, "enter and leave execute / withDependencies", .dependencyStore) { n in
     for _ in 0..<n { store.execute { blackHole(n) } }
 }
 run(8, "enter and leave execute / withDependencies", .swiftDependencies) { n in
-    for _ in 0..<n { withDependencies { _ in } operation: { blackHole(n) } }
+    for _ in 0..<n {
+        withDependencies { _ in
+        } operation: {
+            blackHole(n)
+        }
+    }
 }
 
 // MARK: - The table
@@ -234,5 +249,7 @@ var floors: [Int: Measurement] = [:]
 for row in 1...9 {
     floors[row] = measurements.first { $0.row == row && $0.library == .floor && row != 9 } ?? mutexFloor
 }
-let order = measurements.sorted { ($0.row, Library.allCases.firstIndex(of: $0.library)!) < ($1.row, Library.allCases.firstIndex(of: $1.library)!) }
+let order = measurements.sorted {
+    ($0.row, Library.allCases.firstIndex(of: $0.library)!) < ($1.row, Library.allCases.firstIndex(of: $1.library)!)
+}
 print(table(order, floors: floors))

@@ -39,7 +39,8 @@ struct AsyncResolution: Sendable {
     }
 
     func appending(_ registration: AnyRegistration, in core: StoreCore, build: AsyncBuild? = nil) -> Self {
-        Self(chain: chain + [Link(registration: registration, core: ObjectIdentifier(core))], build: build ?? self.build)
+        Self(
+            chain: chain + [Link(registration: registration, core: ObjectIdentifier(core))], build: build ?? self.build)
     }
 
     /// The builds that wait for one another, as `WaitGraph` keeps the threads.
@@ -49,7 +50,7 @@ struct AsyncResolution: Sendable {
     /// awaits this chain's build: then the two would wait for each other for ever, and the answer
     /// is the builds of that cycle, starting with `other`.
     func beginAwaiting(_ other: AsyncBuild) -> [AsyncBuild]? {
-        guard let mine = build else { return nil }   // nothing awaits a chain that runs no build
+        guard let mine = build else { return nil }  // nothing awaits a chain that runs no build
         return Self.waits.withLock {
             var cycle: [AsyncBuild] = []
             var next: AsyncBuild? = other

@@ -48,19 +48,23 @@ extension DependencyStore {
         } else if isRoot {
             lines.append("  To fix: register '\(shortName)' before it is first resolved, for example in registerAll():")
             lines.append("      register(Live\(implementation)(), for: \(shortName).self\(nameArgument))")
-            lines.append("  In a test, register a mock in your own store and run the code under test in store.execute { }.")
+            lines.append(
+                "  In a test, register a mock in your own store and run the code under test in store.execute { }.")
         } else {
             lines.append("  To fix: register '\(shortName)' in this store before the code under test resolves it:")
             lines.append("      store.register(Mock\(implementation)(), for: \(shortName).self\(nameArgument))")
             if parent == nil {
-                lines.append("  A store made with DependencyStore() starts empty and does not fall back on the root store;")
+                lines.append(
+                    "  A store made with DependencyStore() starts empty and does not fall back on the root store;")
                 lines.append("  make it with DependencyStore(parent: .shared) to keep the live registrations.")
             }
         }
         if case .injectedProperty = requester {
-            lines.append("  An @Injected property resolves from the store that was current when the property was created.")
+            lines.append(
+                "  An @Injected property resolves from the store that was current when the property was created.")
         }
-        lines.append("  Use resolveIfRegistered(_:) or @OptionalInjected where the dependency may legitimately be absent.")
+        lines.append(
+            "  Use resolveIfRegistered(_:) or @OptionalInjected where the dependency may legitimately be absent.")
 
         return ResolutionError(
             kind: .notRegistered,
@@ -83,7 +87,8 @@ extension DependencyStore {
 
         var lines = ["DependencyStore: dependency cycle: \(chain.joined(separator: " -> "))"]
         lines.append("")
-        lines.append("  '\(requested)' was asked for while it was still being built, so its factory could never finish.")
+        lines.append(
+            "  '\(requested)' was asked for while it was still being built, so its factory could never finish.")
         lines.append("  Closed by: \(Diagnostics.describe(requester))")
         lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
         lines.append("")
@@ -109,17 +114,23 @@ extension DependencyStore {
 
         var lines = ["DependencyStore: dependency cycle across threads: \(chain.joined(separator: " -> "))"]
         lines.append("")
-        lines.append("  \(count) threads each wait for what the next one is building, so none of their factories could ever finish:")
+        lines.append(
+            "  \(count) threads each wait for what the next one is building, so none of their factories could ever finish:"
+        )
         for (index, waiter) in waiters.enumerated() {
             let thread = index == 0 ? "Thread 1 (this one)" : "Thread \(index + 1)"
-            let building = waiter.chain.isEmpty
+            let building =
+                waiter.chain.isEmpty
                 ? "(no factory: it is reading an @Injected property)"
                 : waiter.chain.map(Diagnostics.label(of:)).joined(separator: " -> ")
             lines.append("  \(thread) is building: \(building)")
-            lines.append("    and waits for \(waiter.subject.label), which thread \(index + 1 == count ? 1 : index + 2) is building.")
+            lines.append(
+                "    and waits for \(waiter.subject.label), which thread \(index + 1 == count ? 1 : index + 2) is building."
+            )
         }
         lines.append("  Closed by: \(Diagnostics.describe(requester))")
-        lines.append("  On one thread this is the ordinary cycle trap; across threads it would hang both threads forever.")
+        lines.append(
+            "  On one thread this is the ordinary cycle trap; across threads it would hang both threads forever.")
         lines.append("")
         lines += Diagnostics.cycleFix
 
@@ -140,10 +151,11 @@ extension DependencyStore {
         let requested = Diagnostics.label(of: registration)
         let chain = (ResolutionStack.currentIfCreated?.registrations().map(Diagnostics.label(of:)) ?? []) + [requested]
         let expected = registration.argumentTypes.map(Diagnostics.argumentList) ?? "no arguments"
-        let passed = switch given {
-        case .none: "no arguments"
-        case .some(let given): Diagnostics.argumentList(given.types, count: given.count)
-        }
+        let passed =
+            switch given {
+            case .none: "no arguments"
+            case .some(let given): Diagnostics.argumentList(given.types, count: given.count)
+            }
 
         var lines = ["DependencyStore: wrong arguments for '\(requested)': expected \(expected), given \(passed)."]
         lines.append("")
@@ -156,8 +168,11 @@ extension DependencyStore {
         if let types = registration.argumentTypes {
             let placeholders = types.map { "<\(Diagnostics.shortName(of: $0))>" }
             lines.append("  To fix: pass values of exactly those types, in that order:")
-            lines.append("      resolve(\(shortName).self\(nameArgument), arguments: \(placeholders.joined(separator: ", ")))")
-            lines.append("  An @Injected property cannot pass arguments: resolve such a registration with resolve(_:arguments:).")
+            lines.append(
+                "      resolve(\(shortName).self\(nameArgument), arguments: \(placeholders.joined(separator: ", ")))")
+            lines.append(
+                "  An @Injected property cannot pass arguments: resolve such a registration with resolve(_:arguments:)."
+            )
         } else {
             lines.append("  To fix: resolve it without arguments, or register a factory that takes them:")
             lines.append("      register(\(shortName).self\(nameArgument)) { store, argument in ... }")
@@ -173,18 +188,24 @@ extension DependencyStore {
 
     /// The diagnostic for a `.weak` registration whose factory built something that is not an
     /// object, so nothing could hold it weakly.
-    func weakScopeNeedsAClass(_ registration: AnyRegistration, built value: Any, requester: Requester) -> ResolutionError {
+    func weakScopeNeedsAClass(_ registration: AnyRegistration, built value: Any, requester: Requester)
+        -> ResolutionError
+    {
         let requested = Diagnostics.label(of: registration)
         let built = Diagnostics.name(of: Swift.type(of: value))
 
-        var lines = ["DependencyStore: '\(requested)' is registered with scope .weak, but its factory built '\(built)', which is not a class instance."]
+        var lines = [
+            "DependencyStore: '\(requested)' is registered with scope .weak, but its factory built '\(built)', which is not a class instance."
+        ]
         lines.append("")
         lines.append("  Registered at: \(registration.location)")
         lines.append("  Requested by: \(Diagnostics.describe(requester))")
         lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
         lines.append("")
-        lines.append("  A weak reference can only point at an object, so a struct or an enum would be rebuilt on every resolve.")
-        lines.append("  To fix: register it with scope .singleton (or a custom scope you reset), or make '\(built)' a class.")
+        lines.append(
+            "  A weak reference can only point at an object, so a struct or an enum would be rebuilt on every resolve.")
+        lines.append(
+            "  To fix: register it with scope .singleton (or a custom scope you reset), or make '\(built)' a class.")
 
         return ResolutionError(
             kind: .invalidScope,
@@ -213,7 +234,9 @@ extension DependencyStore {
     /// The diagnostic for a cycle through async factories: `chain` starts and ends with the same
     /// registration; `acrossTasks` when the chain spans tasks that await one another's builds.
     func asyncCycle(_ chain: [String], acrossTasks: Bool, requester: Requester) -> ResolutionError {
-        var lines = ["DependencyStore: dependency cycle\(acrossTasks ? " across tasks" : ""): \(chain.joined(separator: " -> "))"]
+        var lines = [
+            "DependencyStore: dependency cycle\(acrossTasks ? " across tasks" : ""): \(chain.joined(separator: " -> "))"
+        ]
         lines.append("")
         lines.append(
             acrossTasks
@@ -225,7 +248,8 @@ extension DependencyStore {
         lines.append("")
         lines += Diagnostics.cycleFix
 
-        return ResolutionError(kind: .cycle, typeName: chain.last!, chain: chain, description: lines.joined(separator: "\n"))
+        return ResolutionError(
+            kind: .cycle, typeName: chain.last!, chain: chain, description: lines.joined(separator: "\n"))
     }
 
     /// The diagnostic for a synchronous resolve of a registration whose factory cannot run here.
@@ -238,7 +262,7 @@ extension DependencyStore {
         var lines = [
             isMainActor
                 ? "DependencyStore: '\(requested)' is registered on the main actor, but it was resolved synchronously off the main actor."
-                : "DependencyStore: '\(requested)' is registered with an async factory, but it was resolved synchronously.",
+                : "DependencyStore: '\(requested)' is registered with an async factory, but it was resolved synchronously."
         ]
         lines.append("")
         lines.append("  Requested by: \(Diagnostics.describe(requester))")
@@ -253,10 +277,13 @@ extension DependencyStore {
                 : "  Its factory must be awaited, and a synchronous call cannot await."
         )
         lines.append("")
-        lines.append("  To fix: await it, which \(isMainActor ? "runs the factory on the main actor" : "runs the factory once for every task that asks"):")
+        lines.append(
+            "  To fix: await it, which \(isMainActor ? "runs the factory on the main actor" : "runs the factory once for every task that asks"):"
+        )
         lines.append("      let value = try await store.resolveAsync(\(shortName).self)")
         if isMainActor {
-            lines.append("  or resolve it (or read the @Injected property) on the main actor, in a @MainActor function or type.")
+            lines.append(
+                "  or resolve it (or read the @Injected property) on the main actor, in a @MainActor function or type.")
         } else {
             lines.append("  An @Injected property cannot await: resolve it in an async function and pass it in.")
         }
@@ -330,9 +357,10 @@ enum Diagnostics {
     }
 
     static func describe(_ store: DependencyStore, registrationCount: Int?) -> String {
-        let count = registrationCount.map { count in
-            count == 1 ? " (1 registration)" : " (\(count) registrations)"
-        } ?? ""
+        let count =
+            registrationCount.map { count in
+                count == 1 ? " (1 registration)" : " (\(count) registrations)"
+            } ?? ""
         if store.isRoot {
             return "\(store)\(count), the one DependencyStore.shared falls back to outside execute { }"
         }

@@ -63,12 +63,13 @@ class AnyRegistration {
         isPlain = argumentTypes == nil && isolation == .none
         self.name = name
         self.scope = scope
-        lifetime = switch scope.kind {
-        case .unique: .unique
-        case .graph: .graph
-        case .singleton, .custom: .cached
-        case .weak: .weak
-        }
+        lifetime =
+            switch scope.kind {
+            case .unique: .unique
+            case .graph: .graph
+            case .singleton, .custom: .cached
+            case .weak: .weak
+            }
         self.location = location
         self.argumentTypes = argumentTypes
         self.acceptsArguments = acceptsArguments

@@ -52,8 +52,10 @@ extension DependencyStore {
         let copy = DependencyStore(verificationCopyOf: self, verifier: verifier)
         // In a stable order: by the name a reader sees, then the full name and where registered.
         let registrations = copy.registry.withLock(\.all).map { registration in
-            let order = [Diagnostics.shortName(of: registration.type), registration.name ?? "",
-                         Diagnostics.label(of: registration), registration.location.description]
+            let order = [
+                Diagnostics.shortName(of: registration.type), registration.name ?? "",
+                Diagnostics.label(of: registration), registration.location.description,
+            ]
             return (order, registration)
         }
         .sorted { $0.0.lexicographicallyPrecedes($1.0) }
@@ -87,7 +89,8 @@ extension DependencyStore {
         registry.withLock { copy in
             for ancestor in chain {
                 for registration in ancestor.registry.withLock(\.all) {
-                    copy[ObjectIdentifier(registration.type), registration.name] = registration.verifiable.copyForVerification()
+                    copy[ObjectIdentifier(registration.type), registration.name] = registration.verifiable
+                        .copyForVerification()
                 }
             }
         }

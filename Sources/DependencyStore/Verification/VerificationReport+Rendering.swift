@@ -7,7 +7,9 @@ extension VerificationReport {
         var lines = ["flowchart LR"]
         for node in graph.nodes {
             let style = node.isRegistered ? "" : ":::missing"
-            lines.append("    \(ids[node]!)[\"\(Self.mermaidEscaped(node.description))<br/>\(Self.mermaidEscaped(Self.scopeLabel(node)))\"]\(style)")
+            lines.append(
+                "    \(ids[node]!)[\"\(Self.mermaidEscaped(node.description))<br/>\(Self.mermaidEscaped(Self.scopeLabel(node)))\"]\(style)"
+            )
         }
         let highlights = edgeHighlights()
         var styles: [String] = []

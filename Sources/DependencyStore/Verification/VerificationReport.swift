@@ -54,19 +54,24 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// registrations.
     public var description: String {
         let checked = verifiedCount == 1 ? "1 registration" : "\(verifiedCount) registrations"
-        let found = switch problems.count {
-        case 0: "no problems"
-        case 1: "1 problem"
-        default: "\(problems.count) problems"
-        }
+        let found =
+            switch problems.count {
+            case 0: "no problems"
+            case 1: "1 problem"
+            default: "\(problems.count) problems"
+            }
         var lines = ["verify(): \(storeDescription): checked \(checked), \(found)."]
         lines += problems.map { "- \($0)" }
         if !skipped.isEmpty {
-            lines.append("Skipped, as their factories take arguments (pass SampleArguments to verify(sampleArguments:) to build them):")
+            lines.append(
+                "Skipped, as their factories take arguments (pass SampleArguments to verify(sampleArguments:) to build them):"
+            )
             lines += skipped.map { "- \($0), registered at \($0.registeredAt ?? "?")" }
         }
         if !isolationSkips.isEmpty {
-            lines.append("Skipped, as verify() builds on threads of its own (resolve these with resolveAsync, and test them there):")
+            lines.append(
+                "Skipped, as verify() builds on threads of its own (resolve these with resolveAsync, and test them there):"
+            )
             lines += isolationSkips.map { "- \($0.node), registered at \($0.node.registeredAt ?? "?"): \($0.reason)" }
         }
         return lines.joined(separator: "\n")
@@ -142,8 +147,10 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func captive(_ path: [DependencyGraph.Node], rule: CaptiveRule) -> Self {
-        let holder = path.first!, held = path.last!
-        let via = path.count > 2
+        let holder = path.first!
+        let held = path.last!
+        let via =
+            path.count > 2
             ? " through " + path.dropFirst().dropLast().map(\.labelWithScope).joined(separator: " -> ")
             : ""
         return Self(
@@ -161,9 +168,11 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
         let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let firstLine = lines.first ?? message
         // The diagnostic's own fix: its "To fix:" line and the example under it.
-        let fix = lines.firstIndex { $0.hasPrefix("To fix:") }.map { index in
-            lines[index...].prefix(2).joined(separator: " ").dropFirst("To fix:".count).trimmingCharacters(in: .whitespaces)
-        } ?? "see the message resolve traps with for this case"
+        let fix =
+            lines.firstIndex { $0.hasPrefix("To fix:") }.map { index in
+                lines[index...].prefix(2).joined(separator: " ").dropFirst("To fix:".count).trimmingCharacters(
+                    in: .whitespaces)
+            } ?? "see the message resolve traps with for this case"
         return Self(
             kind: .failed,
             path: path,

@@ -1,4 +1,5 @@
 import Dispatch
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -93,12 +94,16 @@ final class Verifier {
     }
 
     /// The graph, the problems and the skipped registrations, once `run` has returned.
-    func report(store: DependencyStore, skipped: [AnyRegistration], isolated: [AnyRegistration], verifiedCount: Int) -> VerificationReport {
+    func report(store: DependencyStore, skipped: [AnyRegistration], isolated: [AnyRegistration], verifiedCount: Int)
+        -> VerificationReport
+    {
         state.withLock { state in
             let skippedNodes = skipped.map { node($0, in: &state) }
             let isolatedRoots = isolated.map { registration in
-                (node(registration, in: &state).key,
-                 registration.isolation == .mainActor ? "its factory runs on the main actor" : "its factory is async")
+                (
+                    node(registration, in: &state).key,
+                    registration.isolation == .mainActor ? "its factory runs on the main actor" : "its factory is async"
+                )
             }
             let skippedForIsolation = (isolatedRoots + state.skippedForIsolation).compactMap { entry in
                 state.nodes[entry.0].map { (node: $0, reason: entry.1) }
@@ -144,7 +149,9 @@ final class Verifier {
 
     /// An `@Injected` (or `@OptionalInjected`) property was created while a factory ran: records
     /// the edge it will resolve on first read, and a missing registration unless it is optional.
-    func declared(_ declaredType: Any.Type, name: String?, optional: Bool, in store: DependencyStore, at location: SourceLocation) {
+    func declared(
+        _ declaredType: Any.Type, name: String?, optional: Bool, in store: DependencyStore, at location: SourceLocation
+    ) {
         guard let requester = ResolutionStack.current.frames.last?.registration else { return }
         // A property holding a Provider or Lazy depends on what the handle resolves.
         let type = (declaredType as? any DependencyHandle.Type)?.valueType ?? declaredType
@@ -185,9 +192,10 @@ final class Verifier {
                 }
                 return .missing(nodes + [missing], lazyAt: nil)
             case .cycle:
-                let start = chain.firstIndex {
-                    $0.type == subject.type && $0.name == subject.name
-                } ?? 0
+                let start =
+                    chain.firstIndex {
+                        $0.type == subject.type && $0.name == subject.name
+                    } ?? 0
                 return .cycle(Array(nodes[start...]) + [nodes[start]])
             case .wrongIsolation:
                 // Not wrong: verify() builds on threads of its own, where a main-actor or async
@@ -284,7 +292,8 @@ final class Verifier {
     private func missingNode(_ type: Any.Type, name: String?, in state: inout State) -> DependencyGraph.Node {
         let key = NodeKey.missing(type: ObjectIdentifier(type), name: name)
         if let existing = state.nodes[key] { return existing }
-        let node = DependencyGraph.Node(key: key, type: Diagnostics.shortName(of: type), name: name, scope: nil, registeredAt: nil)
+        let node = DependencyGraph.Node(
+            key: key, type: Diagnostics.shortName(of: type), name: name, scope: nil, registeredAt: nil)
         state.nodes[key] = node
         state.nodeOrder.append(key)
         return node
@@ -311,7 +320,8 @@ final class Verifier {
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, Self.workerStackSize)
         let result = pthread_create(&thread, &attributes, runWorker, context)
-        precondition(result == 0, "DependencyStore.verify(): could not start a thread (pthread_create returned \(result))")
+        precondition(
+            result == 0, "DependencyStore.verify(): could not start a thread (pthread_create returned \(result))")
         #if canImport(Darwin)
         pthread_detach(thread!)
         #else

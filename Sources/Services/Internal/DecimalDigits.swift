@@ -12,7 +12,7 @@ package struct DecimalDigits: Equatable {
     package init?(_ text: some StringProtocol) {
         let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count),
-              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { (0x30...0x39).contains($0) } })
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { (0x30...0x39).contains($0) } })
         else { return nil }
         integer = Array(parts[0].map { $0 - 0x30 }.drop { $0 == 0 })
         fraction = parts.count == 2 ? parts[1].map { $0 - 0x30 } : []
@@ -36,7 +36,8 @@ package struct DecimalDigits: Equatable {
     /// and padded with zeros to exactly that many.
     func rounded(toPlaces places: Int) -> DecimalDigits {
         guard fraction.count > places else {
-            return DecimalDigits(integer: integer, fraction: fraction + Array(repeating: 0, count: places - fraction.count))
+            return DecimalDigits(
+                integer: integer, fraction: fraction + Array(repeating: 0, count: places - fraction.count))
         }
         var digits = integer + fraction[..<places]
         let dropped = fraction[places...]

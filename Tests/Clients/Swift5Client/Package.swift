@@ -8,7 +8,7 @@ let package = Package(
     platforms: [.macOS(.v10_15), .iOS(.v13)],
     dependencies: [.package(name: "DependencyStore", path: "../../..")],
     targets: [
-        .target(name: "Swift5Client", dependencies: [.product(name: "DependencyStore", package: "DependencyStore")]),
+        .target(name: "Swift5Client", dependencies: [.product(name: "DependencyStore", package: "DependencyStore")])
     ],
     swiftLanguageModes: [.v5]
 )
