@@ -20,7 +20,7 @@ extension DependencyStore {
     /// throws; calls nest (the innermost store wins); and code running at the same time outside
     /// the closure, such as another test on another thread, never sees this store. `Task {}` and
     /// child tasks created inside inherit it; `Task.detached`, GCD queues and threads you start
-    /// yourself do not (see `Docs/Testing.md` for how to hand the store over).
+    /// yourself do not (see <doc:TestingGuide> for how to hand the store over).
     ///
     /// > Important: The binding belongs to the calling thread while the closure is on its stack,
     /// > so it covers everything that thread runs in the meantime, not only your code. If the

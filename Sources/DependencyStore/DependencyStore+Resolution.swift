@@ -13,7 +13,7 @@ extension DependencyStore {
     ///
     /// > Important: A missing registration, a dependency cycle and a registration that needs
     /// > arguments are programmer errors: they trap with a message that names the type, who asked,
-    /// > the store and how to fix it (see `Docs/Diagnostics.md`). Use
+    /// > the store and how to fix it (see <doc:Diagnostics>). Use
     /// > ``tryResolve(_:name:fileID:line:)`` to get the same message as an error instead, or
     /// > ``resolveIfRegistered(_:name:fileID:line:)`` for a dependency that may be absent.
     ///

@@ -168,7 +168,7 @@ public final class DependencyStore {
     ///
     /// > Important: `Task.detached`, GCD queues and threads you start yourself do not inherit the
     /// > store made current by `execute`. Capture `DependencyStore.shared` before you hand work
-    /// > over, and call `execute` on it there. See `Docs/Testing.md`.
+    /// > over, and call `execute` on it there. See <doc:TestingGuide>.
     public static var shared: DependencyStore {
         if let resolving = ResolutionStack.currentIfCreated?.currentStore {
             return resolving

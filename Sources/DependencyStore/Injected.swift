@@ -21,7 +21,7 @@
 /// Model() }` works however early `store` is released; after it, it holds only its value. A
 /// property created while a store builds an instance it keeps (in a `.singleton`'s initialiser)
 /// holds only what that store resolves with, so the store and its instances can be freed; see
-/// "When a store goes" in `Docs/Lifetimes.md`.
+/// "When a store goes" in <doc:Lifetimes>.
 ///
 /// `Injected` is `Sendable` when its value is, so it can be used in a `Sendable` struct, an actor,
 /// a `@MainActor` class or a plain class alike.

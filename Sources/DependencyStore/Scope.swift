@@ -30,7 +30,7 @@
 /// }
 /// ```
 ///
-/// See `Docs/Lifetimes.md` for when to use each.
+/// See <doc:Lifetimes> for when to use each.
 public struct Scope: Hashable {
     enum Kind: Hashable {
         case unique
