@@ -1,0 +1,1 @@
+// README.md's first block is a whole program of its own: it needs no prelude.

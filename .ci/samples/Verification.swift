@@ -1,0 +1,17 @@
+// Docs/Verification.md's tests verify the Services module's live wiring (its registerAll()); the
+// other blocks assume the reader's own types.
+import DependencyStore
+import DependencyStoreTesting
+import Foundation
+import Services
+import Testing
+
+final class PriceView {
+    init(currency: String) {}
+}
+
+final class Greeting {
+    init(name: String, date: Date) {}
+}
+
+let store = DependencyStore()
