@@ -55,11 +55,11 @@ extension DependencyStore {
     ///     let store = DependencyStore()
     ///     store.register(MockPriceFetcher(amount: 42), for: PriceFetching.self)
     ///
-    ///     let model = PriceModel()          // a @MainActor class with an @Injected fetcher
     ///     await store.execute {
+    ///         let model = PriceModel()     // a @MainActor class; its @Injected fetcher binds here
     ///         await model.refresh()        // resolves the mock, even after suspending
+    ///         #expect(model.text == "$42.00")
     ///     }
-    ///     #expect(model.text == "$42.00")
     /// }
     /// ```
     ///

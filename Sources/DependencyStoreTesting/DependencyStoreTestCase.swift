@@ -8,13 +8,15 @@ import XCTest
 /// ```swift
 /// final class PriceReportTests: DependencyStoreTestCase {
 ///     override func registerDependencies(in store: DependencyStore) {
-///         store.register(MockNetworking(reply: .ok), for: Networking.self)
+///         store.registerAll()                                                  // the live wiring,
+///         store.register(MockNetworking(body: sample), for: Networking.self)   // with no network
 ///     }
 ///
 ///     func testReportsThePrice() async throws {
-///         store.register(MockClock(), for: Clock.self)    // this test only
-///         let report = PriceReport()                       // binds to `store`
-///         XCTAssertEqual(try await report.make(currency: "USD").price, "$15,840.01")
+///         store.register(MockTokens(token: "sk-1234"), for: AccessTokenServiceType.self)  // this test only
+///         let report = PriceReport()                                                     // binds to `store`
+///         let made = try await report.make(currency: "USD")      // XCTAssert's arguments cannot await
+///         XCTAssertEqual(made.formattedPrice, "$15,840.01")
 ///     }
 /// }
 /// ```
