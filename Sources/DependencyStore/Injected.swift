@@ -42,8 +42,11 @@ public final class Injected<T> {
     @exclusivity(unchecked)
     private var binding: InjectedBinding
     /// The value once resolved, read without a lock.
-    private let slot = PublishedSlot()
-    private let gate = Gate()
+    @usableFromInline let cell = OnceCell<T>()
+
+    deinit {
+        cell.deallocate()
+    }
 
     /// Binds the property to the current ``DependencyStore/shared``.
     ///
@@ -74,11 +77,18 @@ public final class Injected<T> {
     }
 
     /// The resolved dependency: resolved on first read, the same value afterwards.
+    @inlinable
     public var wrappedValue: T {
-        if let published = slot.published {
+        if let published = cell.gate.published {
             return published.assumingMemoryBound(to: T.self).pointee
         }
-        return resolveOnce(gate: gate, publishingIn: slot, type: T.self, name: name, requester: requester) {
+        return resolveFirst()
+    }
+
+    /// The first read: resolves exactly once, then publishes.
+    @usableFromInline @inline(never)
+    func resolveFirst() -> T {
+        resolveOnce(cell: cell, type: T.self, name: name, requester: requester) {
             let value = binding.store.resolve(T.self, name: name, arguments: .none, requester: requester)
             binding = .resolved
             return value

@@ -28,8 +28,11 @@ public final class OptionalInjected<T> {
     @exclusivity(unchecked)
     private var binding: InjectedBinding
     /// The value once resolved, read without a lock.
-    private let slot = PublishedSlot()
-    private let gate = Gate()
+    private let cell = OnceCell<T?>()
+
+    deinit {
+        cell.deallocate()
+    }
 
     /// Binds the property to the current ``DependencyStore/shared``.
     ///
@@ -55,12 +58,10 @@ public final class OptionalInjected<T> {
     /// The resolved dependency, or `nil` when it is not registered: decided on first read, the
     /// same afterwards.
     public var wrappedValue: T? {
-        if let published = slot.published {
+        if let published = cell.gate.published {
             return published.assumingMemoryBound(to: T?.self).pointee
         }
-        return resolveOnce(
-            gate: gate, publishingIn: slot, type: T.self, name: name, requester: .injectedProperty(declaration)
-        ) {
+        return resolveOnce(cell: cell, type: T.self, name: name, requester: .injectedProperty(declaration)) {
             let value = binding.store.resolveIfRegistered(T.self, name: name, requester: .injectedProperty(declaration))
             binding = .resolved
             return value

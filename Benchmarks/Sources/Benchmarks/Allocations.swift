@@ -1,3 +1,4 @@
+import Dependencies
 import DependencyStore
 
 /// Performs `count` operations of one kind and nothing else, so that running this twice under
@@ -8,11 +9,22 @@ func countAllocations(of kind: String, count: Int) -> Bool {
     store.register(LiveService(), for: Service.self, scope: .singleton)
     store.register(Leaf(), for: Leaf.self)
     store.register(Root.self) { store in Root(left: store.resolve(), right: store.resolve()) }
+    store.register(PlainShared.shared, for: (any PlainService).self)
+    let seedStore = DependencyStore()
+    seedStore.register(Leaf(), for: Leaf.self)
+    seedStore.register(Root(left: seedStore.resolve(), right: seedStore.resolve()), for: Root.self)
     _ = store.resolve(Service.self)
     _ = store.resolve(Root.self)
+    _ = seedStore.resolve(Root.self)
+    _ = store.resolve((any PlainService).self)
     let holder = store.execute { InjectedHolder() }
     _ = holder.service
+    let plainHolder = store.execute { PlainInjectedHolder() }
+    _ = plainHolder.service
     store.execute { blackHole(0) }
+    let floor = Floor()
+    floor.store(LiveService(), for: Service.self)
+    floor.register(PlainShared.self) { _ in PlainShared.shared }
 
     switch kind {
     case "singleton":
@@ -22,10 +34,29 @@ func countAllocations(of kind: String, count: Int) -> Bool {
         for _ in 0..<count { blackHole(store.resolve(Root.self)) }
     case "injected":
         for _ in 0..<count { blackHole(holder.service) }
+    case "seed":
+        // register(PlainShared.shared, for: (any PlainService).self): .unique, the closure runs.
+        for _ in 0..<count { blackHole(store.resolve((any PlainService).self)) }
+    case "seedgraph":
+        for _ in 0..<count { blackHole(seedStore.resolve(Root.self)) }
+    case "plaininjected":
+        for _ in 0..<count { blackHole(plainHolder.service) }
+    case "create":
+        // One for the holder object itself: the property's own are the rest.
+        for _ in 0..<count { blackHole(store.execute { InjectedHolder() }.service) }
+    case "createonly":
+        for _ in 0..<count { blackHole(store.execute { InjectedHolder() }) }
     case "floor":
-        let floor = Floor()
-        floor.store(LiveService(), for: Service.self)
         for _ in 0..<count { blackHole(floor.instance(for: Service.self)) }
+    case "floorclosure":
+        for _ in 0..<count { blackHole(floor.make(PlainShared.self)) }
+    case "withdependencies":
+        for _ in 0..<count {
+            withDependencies { _ in
+            } operation: {
+                blackHole(count)
+            }
+        }
     case "execute":
         for _ in 0..<count { store.execute { blackHole(count) } }
     default:

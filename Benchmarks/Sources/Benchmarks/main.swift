@@ -30,7 +30,11 @@ if let index = arguments.firstIndex(of: "--allocations") {
     let rest = Array(arguments[index...].dropFirst())
     guard rest.count == 2, let count = Int(rest[1]) else {
         FileHandle.standardError.write(
-            Data("usage: Benchmarks --allocations singleton|graph|injected|execute|floor COUNT\n".utf8))
+            Data(
+                ("usage: Benchmarks --allocations singleton|graph|seed|seedgraph|injected|plaininjected|create|"
+                    + "createonly|execute|withdependencies|floor|floorclosure COUNT\n").utf8
+            )
+        )
         exit(64)
     }
     exit(countAllocations(of: rest[0], count: count) ? 0 : 64)
@@ -71,6 +75,14 @@ store.register(LiveService(), for: Service.self, scope: .singleton)
 store.register(Leaf(), for: Leaf.self)
 store.register(Root.self) { store in Root(left: store.resolve(), right: store.resolve()) }
 _ = store.resolve(Service.self)
+// The seed's idiom, for a protocol that is not class-bound: `.unique`, the closure runs each time.
+store.register(PlainShared.shared, for: (any PlainService).self)
+store.register(PlainShared(), for: (any PlainService).self, name: "kept", scope: .singleton)
+_ = store.resolve((any PlainService).self, name: "kept")
+// A graph of 3 registered the way the seed registers everything: by autoclosure.
+let seedStore = DependencyStore()
+seedStore.register(Leaf(), for: Leaf.self)
+seedStore.register(Root(left: seedStore.resolve(), right: seedStore.resolve()), for: Root.self)
 
 let container = Container()
 container.register(Service.self) { _ in LiveService() }.inObjectScope(.container)
@@ -83,6 +95,7 @@ nonisolated(unsafe) let synchronizedContainer = container.synchronize()
 
 let floor = Floor()
 floor.store(LiveService(), for: Service.self)
+floor.register(PlainShared.self) { _ in PlainShared.shared }
 floor.register(Leaf.self) { _ in Leaf() }
 floor.register(Root.self) { floor in
     Root(
@@ -227,6 +240,9 @@ run(7, "create an @Injected and read it once", .dependencyStore) { n in
 run(7, "create a @Dependency and read it once", .swiftDependencies) { n in
     for _ in 0..<n { blackHole(DependencyHolder().service) }
 }
+run(7, "floor: a plain resolve of the same registration", .floor) { n in
+    for _ in 0..<n { blackHole(store.resolve(Service.self)) }
+}
 
 // MARK: - 8. Entering and leaving execute
 
@@ -242,11 +258,43 @@ run(8, "enter and leave execute / withDependencies", .swiftDependencies) { n in
     }
 }
 
+// MARK: - 10. The seed's idiom: a shared instance registered for a protocol that is not class-bound
+
+run(10, "resolve register(Shared.shared, for: (any P).self), .unique", .dependencyStore) { n in
+    for _ in 0..<n { blackHole(store.resolve((any PlainService).self)) }
+}
+run(10, "floor: mutex + lookup + stored closure call", .floor) { n in
+    for _ in 0..<n { blackHole(floor.make(PlainShared.self)) }
+}
+
+// MARK: - 11. A graph of 3, every piece registered by autoclosure
+
+run(11, "resolve a graph of 3 by autoclosures (.unique)", .dependencyStore) { n in
+    for _ in 0..<n { blackHole(seedStore.resolve(Root.self)) }
+}
+run(11, "floor: 3 stored closures behind the mutex", .floor) { n in
+    for _ in 0..<n { blackHole(floor.make(Root.self)) }
+}
+
+// MARK: - 12. A built singleton of a protocol that is not class-bound
+
+run(12, "resolve a built singleton of (any P)", .dependencyStore) { n in
+    for _ in 0..<n { blackHole(store.resolve((any PlainService).self, name: "kept")) }
+}
+
+// MARK: - 13. An @Injected of a protocol that is not class-bound, after its first resolve
+
+let plainHolder = PlainInjectedHolder()
+_ = plainHolder.service
+run(13, "read an @Injected of (any P) after its first resolve", .dependencyStore) { n in
+    for _ in 0..<n { blackHole(plainHolder.service) }
+}
+
 // MARK: - The table
 
 // Each row is compared with its own floor line, or else with the mutex-dictionary floor.
 var floors: [Int: Measurement] = [:]
-for row in 1...9 {
+for row in 1...13 {
     floors[row] = measurements.first { $0.row == row && $0.library == .floor && row != 9 } ?? mutexFloor
 }
 let order = measurements.sorted {

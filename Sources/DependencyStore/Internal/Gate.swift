@@ -1,25 +1,70 @@
 internal import DependencyStoreAtomics
 
-/// The lock one thread holds while it builds something that others must wait for: a cached
-/// scope's instance, an `@Injected` property's first value.
-///
-/// It knows which thread holds it, so that a thread about to wait can find out, through
-/// `WaitGraph`, whether the holder is (directly or through others) waiting for it: a cycle that
-/// would otherwise hang both threads forever. Only a thread that is about to block pays for that:
-/// an uncontended `enter` is one `tryLock` and one atomic store.
-final class Gate {
-    private let lock = Lock()
-    /// The resolution stack of the thread inside, or `nil`: written by that thread with release
-    /// ordering, read by waiting threads with acquire ordering.
-    private let ownerCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+#if canImport(os)
+import os
+@usableFromInline typealias PlatformMutex = os_unfair_lock_s
+#elseif canImport(Glibc)
+import Glibc
+@usableFromInline typealias PlatformMutex = pthread_mutex_t
+#elseif canImport(Musl)
+import Musl
+@usableFromInline typealias PlatformMutex = pthread_mutex_t
+#endif
 
-    init() {
-        ownerCell = .allocate(capacity: 1)
-        ownerCell.initialize(to: nil)
+/// The memory of a gate, seen through a pointer: the owner word, a published word (used by
+/// `OnceCell`), then the platform mutex, in raw memory of its own that never moves. Raw, so an
+/// injected property can keep its gate and its value in one allocation.
+///
+/// Layout: [0] owner (release/acquire), [8] published (release/acquire), [16] mutex.
+@usableFromInline
+struct RawGate {
+    @usableFromInline let base: UnsafeMutableRawPointer
+
+    static let mutexOffset = 2 * MemoryLayout<UnsafeMutableRawPointer?>.stride
+    static let headerSize = mutexOffset + MemoryLayout<PlatformMutex>.stride
+
+    /// Initialises a gate in `base`, which must hold `headerSize` bytes aligned to 8.
+    init(initializingAt base: UnsafeMutableRawPointer) {
+        self.base = base
+        base.initializeMemory(as: UnsafeMutableRawPointer?.self, repeating: nil, count: 2)
+        let mutex = (base + Self.mutexOffset).initializeMemory(
+            as: PlatformMutex.self, repeating: PlatformMutex(), count: 1)
+        #if !canImport(os)
+        let result = pthread_mutex_init(mutex, nil)
+        precondition(result == 0, "pthread_mutex_init failed with \(result)")
+        #else
+        _ = mutex
+        #endif
     }
 
-    deinit {
-        ownerCell.deallocate()
+    /// Destroys the mutex; the caller frees the memory.
+    func destroy() {
+        #if !canImport(os)
+        pthread_mutex_destroy(mutex)
+        #endif
+        mutex.deinitialize(count: 1)
+    }
+
+    @inline(__always)
+    private var mutex: UnsafeMutablePointer<PlatformMutex> {
+        (base + Self.mutexOffset).assumingMemoryBound(to: PlatformMutex.self)
+    }
+
+    @inline(__always)
+    var ownerCell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        base.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    }
+
+    @inline(__always)
+    var publishedCell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        base.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) + 1
+    }
+
+    /// The published value's address (see `OnceCell`), or `nil`: an acquire load. Not
+    /// inlinable, so clients need not see the C atomics module.
+    @usableFromInline
+    var published: UnsafeMutableRawPointer? {
+        dependency_store_load_acquire(publishedCell)
     }
 
     /// The thread inside (by the address of its resolution stack), if any.
@@ -34,6 +79,70 @@ final class Gate {
         owner == stack.identity
     }
 
+    /// See `Gate.enter`.
+    func enter(on stack: ResolutionStack, waitingFor subject: @autoclosure () -> WaitSubject) -> Gate.Refusal? {
+        if !tryLock() {
+            let waiter = WaitGraph.Waiter(gate: self, subject: subject(), chain: stack.registrations())
+            if let refusal = WaitGraph.beginWait(of: stack, as: waiter) { return refusal }
+            lock()
+            WaitGraph.endWait(of: stack)
+        }
+        dependency_store_store_release(ownerCell, stack.identity)
+        return nil
+    }
+
+    /// Leaves the gate entered with `enter`.
+    func leave() {
+        dependency_store_store_release(ownerCell, nil)
+        unlock()
+    }
+
+    @inline(__always)
+    private func tryLock() -> Bool {
+        #if canImport(os)
+        os_unfair_lock_trylock(mutex)
+        #else
+        pthread_mutex_trylock(mutex) == 0
+        #endif
+    }
+
+    @inline(__always)
+    private func lock() {
+        #if canImport(os)
+        os_unfair_lock_lock(mutex)
+        #else
+        pthread_mutex_lock(mutex)
+        #endif
+    }
+
+    @inline(__always)
+    private func unlock() {
+        #if canImport(os)
+        os_unfair_lock_unlock(mutex)
+        #else
+        pthread_mutex_unlock(mutex)
+        #endif
+    }
+}
+
+/// A gate with memory of its own: a cached scope's slot.
+///
+/// It knows which thread holds it, so that a thread about to wait can find out, through
+/// `WaitGraph`, whether the holder is (directly or through others) waiting for it. Only a thread
+/// that is about to block pays for that: an uncontended `enter` is one `tryLock` and one atomic
+/// store.
+final class Gate {
+    let raw: RawGate
+
+    init() {
+        raw = RawGate(initializingAt: .allocate(byteCount: RawGate.headerSize, alignment: 16))
+    }
+
+    deinit {
+        raw.destroy()
+        raw.base.deallocate()
+    }
+
     /// Why a thread did not enter.
     enum Refusal {
         /// The threads, this one first, each waiting for the next one's gate, the last for this
@@ -46,24 +155,15 @@ final class Gate {
 
     /// Enters the gate for the thread of `stack`, waiting while another thread is inside, unless
     /// that wait could never end; then it does not enter and says why.
-    ///
-    /// - Parameter subject: What is built behind the gate, for the message of a cycle.
-    /// - Returns: `nil` once inside; call `leave()` after. Otherwise why the thread did not enter.
+    @inline(__always)
     func enter(on stack: ResolutionStack, waitingFor subject: @autoclosure () -> WaitSubject) -> Refusal? {
-        if !lock.tryLock() {
-            let waiter = WaitGraph.Waiter(gate: self, subject: subject(), chain: stack.registrations())
-            if let refusal = WaitGraph.beginWait(of: stack, as: waiter) { return refusal }
-            lock.lock()
-            WaitGraph.endWait(of: stack)
-        }
-        dependency_store_store_release(ownerCell, stack.identity)
-        return nil
+        raw.enter(on: stack, waitingFor: subject())
     }
 
     /// Leaves the gate entered with `enter`.
+    @inline(__always)
     func leave() {
-        dependency_store_store_release(ownerCell, nil)
-        lock.unlock()
+        raw.leave()
     }
 }
 

@@ -42,13 +42,13 @@ enum InjectedBinding {
 /// for a thread that waits for it (a dependency cycle spanning threads) traps with both chains
 /// instead; on one thread, the store traps with the chain (see below).
 func resolveOnce<Value>(
-    gate: Gate,
-    publishingIn slot: PublishedSlot,
+    cell: OnceCell<Value>,
     type: Any.Type,
     name: String?,
     requester: Requester,
     _ resolve: () -> Value
 ) -> Value {
+    let gate = cell.gate
     let stack = ResolutionStack.current
     if gate.isHeld(by: stack) {
         // This thread is inside this property's own resolution: the factory needs the value it is
@@ -60,11 +60,11 @@ func resolveOnce<Value>(
         DependencyStore.refused(refusal, resolving: type, name: name, at: requester)
     }
     defer { gate.leave() }
-    if let published = slot.published {
+    if let published = gate.published {
         return published.assumingMemoryBound(to: Value.self).pointee
     }
     let value = resolve()
     // Exactly once: only the thread inside the gate that found nothing published gets here.
-    slot.publish(value)
+    cell.publish(value)
     return value
 }

@@ -14,8 +14,9 @@
 enum WaitGraph {
     /// One waiting thread.
     struct Waiter {
-        /// Where it waits.
-        let gate: Gate
+        /// Where it waits. Its memory lives while the entry exists: the waiting thread holds
+        /// the object the gate belongs to.
+        let gate: RawGate
         /// What it waits for.
         let subject: WaitSubject
         /// The registrations it is building, outermost first, as they were when it began to wait.

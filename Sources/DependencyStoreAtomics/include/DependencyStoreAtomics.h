@@ -1,6 +1,6 @@
 // The two atomic operations DependencyStore needs and Swift's standard library does not offer
 // before Synchronization (iOS 18, macOS 15): publishing a pointer once, and reading it back
-// without a lock. See Sources/DependencyStore/Internal/PublishedSlot.swift.
+// without a lock. See Sources/DependencyStore/Internal/OnceCell.swift.
 #ifndef DEPENDENCY_STORE_ATOMICS_H
 #define DEPENDENCY_STORE_ATOMICS_H
 

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Counts instructions per operation, which do not drift with the machine's load as times do: runs
+# each operation 10,000 and 20,000 times under valgrind's callgrind and divides the difference of
+# the two totals by 10,000, so that start-up and set-up cancel out. Hashing is made deterministic,
+# since the per-process hash seed moves a lookup by 10 to 20 instructions. Needs valgrind.
+# Run from anywhere:  bash Benchmarks/count-instructions.sh
+set -euo pipefail
+cd "$(dirname "$0")"
+swift build -c release >/dev/null 2>&1
+binary=$(mktemp)
+trap 'rm -f "$binary"' EXIT
+cp .build/release/Benchmarks "$binary"
+chmod +x "$binary"
+# valgrind 3.19 cannot read the DWARF 5 debug info Swift emits; the symbols are enough here.
+strip --strip-debug "$binary"
+export SWIFT_DETERMINISTIC_HASHING=1
+
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" --allocations "$1" "$2" 2>&1 |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+printf '| operation | instructions per operation |\n|---|---:|\n'
+for kind in singleton seed graph seedgraph injected plaininjected createonly create execute withdependencies floor floorclosure; do
+    small=$(instructions "$kind" 10000)
+    large=$(instructions "$kind" 20000)
+    printf '| %s | %s |\n' "$kind" "$(( (large - small) / 10000 ))"
+done
