@@ -1,16 +1,5 @@
 internal import DependencyStoreAtomics
 
-#if canImport(os)
-import os
-@usableFromInline typealias PlatformMutex = os_unfair_lock_s
-#elseif canImport(Glibc)
-import Glibc
-@usableFromInline typealias PlatformMutex = pthread_mutex_t
-#elseif canImport(Musl)
-import Musl
-@usableFromInline typealias PlatformMutex = pthread_mutex_t
-#endif
-
 /// The memory of a gate, seen through a pointer: the owner word, a published word (used by
 /// `OnceCell`), then the platform mutex, in raw memory of its own that never moves. Raw, so an
 /// injected property can keep its gate and its value in one allocation.
@@ -27,22 +16,12 @@ struct RawGate {
     init(initializingAt base: UnsafeMutableRawPointer) {
         self.base = base
         base.initializeMemory(as: UnsafeMutableRawPointer?.self, repeating: nil, count: 2)
-        let mutex = (base + Self.mutexOffset).initializeMemory(
-            as: PlatformMutex.self, repeating: PlatformMutex(), count: 1)
-        #if !canImport(os)
-        let result = pthread_mutex_init(mutex, nil)
-        precondition(result == 0, "pthread_mutex_init failed with \(result)")
-        #else
-        _ = mutex
-        #endif
+        mutex.initializeMutex()
     }
 
     /// Destroys the mutex; the caller frees the memory.
     func destroy() {
-        #if !canImport(os)
-        pthread_mutex_destroy(mutex)
-        #endif
-        mutex.deinitialize(count: 1)
+        mutex.destroyMutex()
     }
 
     @inline(__always)
@@ -81,10 +60,10 @@ struct RawGate {
 
     /// See `Gate.enter`.
     func enter(on stack: ResolutionStack, waitingFor subject: @autoclosure () -> WaitSubject) -> Gate.Refusal? {
-        if !tryLock() {
+        if !mutex.tryLockMutex() {
             let waiter = WaitGraph.Waiter(gate: self, subject: subject(), chain: stack.registrations())
             if let refusal = WaitGraph.beginWait(of: stack, as: waiter) { return refusal }
-            lock()
+            mutex.lockMutex()
             WaitGraph.endWait(of: stack)
         }
         dependency_store_store_release(ownerCell, stack.identity)
@@ -94,34 +73,7 @@ struct RawGate {
     /// Leaves the gate entered with `enter`.
     func leave() {
         dependency_store_store_release(ownerCell, nil)
-        unlock()
-    }
-
-    @inline(__always)
-    private func tryLock() -> Bool {
-        #if canImport(os)
-        os_unfair_lock_trylock(mutex)
-        #else
-        pthread_mutex_trylock(mutex) == 0
-        #endif
-    }
-
-    @inline(__always)
-    private func lock() {
-        #if canImport(os)
-        os_unfair_lock_lock(mutex)
-        #else
-        pthread_mutex_lock(mutex)
-        #endif
-    }
-
-    @inline(__always)
-    private func unlock() {
-        #if canImport(os)
-        os_unfair_lock_unlock(mutex)
-        #else
-        pthread_mutex_unlock(mutex)
-        #endif
+        mutex.unlockMutex()
     }
 }
 

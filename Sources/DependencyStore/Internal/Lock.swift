@@ -1,25 +1,27 @@
 #if canImport(os)
 import os
+/// The platform mutex: `os_unfair_lock` on Apple platforms, a pthread mutex elsewhere.
+@usableFromInline typealias PlatformMutex = os_unfair_lock_s
 #elseif canImport(Glibc)
 import Glibc
+@usableFromInline typealias PlatformMutex = pthread_mutex_t
 #elseif canImport(Musl)
 import Musl
+@usableFromInline typealias PlatformMutex = pthread_mutex_t
 #endif
 
 /// The one lock type of the library: it owns a piece of mutable state and hands it out only
 /// inside `withLock`.
 ///
 /// The platform mutex lives in its own allocation, so it has a stable address for as long as the
-/// lock lives (a `pthread_mutex_t` stored inline in a Swift value may move).
+/// lock lives (a `pthread_mutex_t` stored inline in a Swift value may move). Its operations, at
+/// the end of this file, are the library's only mutex code: `RawGate` uses them too, for the
+/// mutex it keeps in the memory of an injected property.
 ///
 /// The lock is not recursive. Code inside `withLock` must not call back into anything that takes
 /// the same lock, and never runs user code (factories) unless a caller says why that is safe.
 final class Lock<State>: @unchecked Sendable {
-    #if canImport(os)
-    private let mutex: UnsafeMutablePointer<os_unfair_lock_s>
-    #else
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    #endif
+    private let mutex: UnsafeMutablePointer<PlatformMutex>
     /// Only ever accessed with the mutex held, so the run-time exclusivity check (a thread-local
     /// lookup on every access) would only repeat what the mutex guarantees.
     @exclusivity(unchecked)
@@ -28,20 +30,11 @@ final class Lock<State>: @unchecked Sendable {
     init(_ initialState: State) {
         state = initialState
         mutex = .allocate(capacity: 1)
-        #if canImport(os)
-        mutex.initialize(to: os_unfair_lock_s())
-        #else
-        mutex.initialize(to: pthread_mutex_t())
-        let result = pthread_mutex_init(mutex, nil)
-        precondition(result == 0, "pthread_mutex_init failed with \(result)")
-        #endif
+        mutex.initializeMutex()
     }
 
     deinit {
-        #if !canImport(os)
-        pthread_mutex_destroy(mutex)
-        #endif
-        mutex.deinitialize(count: 1)
+        mutex.destroyMutex()
         mutex.deallocate()
     }
 
@@ -53,35 +46,14 @@ final class Lock<State>: @unchecked Sendable {
         return try body(&state)
     }
 
-    /// Takes the lock if no other thread holds it, without waiting. For `Gate`, which must know
-    /// whether it is about to wait.
     @inline(__always)
-    func tryLock() -> Bool {
-        #if canImport(os)
-        os_unfair_lock_trylock(mutex)
-        #else
-        pthread_mutex_trylock(mutex) == 0
-        #endif
-    }
-
-    /// Takes the lock, waiting as long as it takes. Prefer `withLock`; `Gate` holds a lock across
-    /// calls and pairs this with `unlock()` itself.
-    @inline(__always)
-    func lock() {
-        #if canImport(os)
-        os_unfair_lock_lock(mutex)
-        #else
-        pthread_mutex_lock(mutex)
-        #endif
+    fileprivate func lock() {
+        mutex.lockMutex()
     }
 
     @inline(__always)
-    func unlock() {
-        #if canImport(os)
-        os_unfair_lock_unlock(mutex)
-        #else
-        pthread_mutex_unlock(mutex)
-        #endif
+    fileprivate func unlock() {
+        mutex.unlockMutex()
     }
 }
 
@@ -99,5 +71,55 @@ extension Lock where State == Void {
         lock()
         defer { unlock() }
         return try body()
+    }
+}
+
+/// The platform mutex's operations, in one place for the two holders of a mutex: `Lock`, and
+/// `RawGate`, which keeps its mutex in memory it shares with an injected property's value. The
+/// memory must not move while the mutex lives.
+extension UnsafeMutablePointer where Pointee == PlatformMutex {
+    /// Initialises the mutex in this (allocated, uninitialised) memory.
+    func initializeMutex() {
+        initialize(to: PlatformMutex())
+        #if !canImport(os)
+        let result = pthread_mutex_init(self, nil)
+        precondition(result == 0, "pthread_mutex_init failed with \(result)")
+        #endif
+    }
+
+    /// Destroys the mutex; the caller frees the memory.
+    func destroyMutex() {
+        #if !canImport(os)
+        pthread_mutex_destroy(self)
+        #endif
+        deinitialize(count: 1)
+    }
+
+    @inline(__always)
+    func lockMutex() {
+        #if canImport(os)
+        os_unfair_lock_lock(self)
+        #else
+        pthread_mutex_lock(self)
+        #endif
+    }
+
+    /// Takes the mutex if no other thread holds it, without waiting.
+    @inline(__always)
+    func tryLockMutex() -> Bool {
+        #if canImport(os)
+        os_unfair_lock_trylock(self)
+        #else
+        pthread_mutex_trylock(self) == 0
+        #endif
+    }
+
+    @inline(__always)
+    func unlockMutex() {
+        #if canImport(os)
+        os_unfair_lock_unlock(self)
+        #else
+        pthread_mutex_unlock(self)
+        #endif
     }
 }
