@@ -111,9 +111,17 @@ struct ParallelIsolationTests {
     @Test("without bind, work on a GCD queue sees the root store, not the test's", .dependencyStore())
     func gcdDoesNotInheritTheStore() async {
         let testStore = DependencyStore.shared
-        let seen = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: DependencyStore.shared) }
+        // Handed back through a lock the thread sanitizer sees, not through the continuation: when
+        // this block is the first to touch the root store, its one-time initialisation runs there,
+        // and TSan does not see the continuation order it before the reads below.
+        let handedBack = Recorded<DependencyStore?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                handedBack.set(DependencyStore.shared)
+                continuation.resume()
+            }
         }
+        let seen = handedBack.value!
         #expect(seen !== testStore)
         #expect(seen.description == "the root store")
     }
