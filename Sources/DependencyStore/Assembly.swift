@@ -53,7 +53,9 @@ extension DependencyStore {
     /// - Parameter assemblies: The modules to register, earliest first.
     public func apply(_ assemblies: [any Assembly]) {
         for assembly in assemblies {
-            assembly.assemble(into: self)
+            AssemblyTag.applying(AssemblyTag(type(of: assembly))) {
+                assembly.assemble(into: self)
+            }
         }
     }
 }

@@ -143,7 +143,7 @@ extension DependencyStore {
         let typed = unsafeDowncast(found.registration, to: Registration<T>.self)
         let buildAsync = typed.buildAsync!
         if typed.isolation == .mainActor {
-            return try await buildAsync(self, requester)
+            return decoratedIfAny(try await buildAsync(self, requester), of: typed)
         }
         if let kept = found.kept {
             return Self.instance(kept, as: type, lifetime: typed.lifetime)
@@ -158,7 +158,7 @@ extension DependencyStore {
         switch typed.lifetime {
         case .unique, .graph:
             return try await AsyncResolution.$current.withValue(resolution.appending(typed, in: core)) {
-                try await buildAsync(self, requester)
+                decoratedIfAny(try await buildAsync(self, requester), of: typed)
             }
         case .cached, .weak:
             let build = sharedBuild(of: typed, in: found.slot!, resolution: resolution, requester: requester)
@@ -202,7 +202,7 @@ extension DependencyStore {
             build.task = Task { [self] in
                 do {
                     let value = try await AsyncResolution.$current.withValue(chain) {
-                        try await buildAsync(self, requester)
+                        decoratedIfAny(try await buildAsync(self, requester), of: registration)
                     }
                     let kept: AnyObject
                     if lifetime == .weak {

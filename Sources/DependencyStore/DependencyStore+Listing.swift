@@ -21,15 +21,19 @@ extension DependencyStore {
         }
         var listed: [RegisteredDependency] = []
         var seen: Set<ListingKey> = []
+        var seenElements: Set<ListingKey> = []
         for store in sequence(first: self, next: \.parent) {
             let inheritedFrom = store === self ? nil : store.description
             listed += store.registry.withLock { registry in
-                registry.all.compactMap { registration in
-                    // A nearer store's registration of the same type and name hides this one.
-                    guard
-                        seen.insert(ListingKey(type: ObjectIdentifier(registration.type), name: registration.name))
-                            .inserted
-                    else { return nil }
+                (registry.all + registry.allContributions).compactMap { registration in
+                    // A nearer store's registration of the same type and name hides this one, and
+                    // so does a nearer element of the same name; unnamed elements add up.
+                    let key = ListingKey(type: ObjectIdentifier(registration.type), name: registration.name)
+                    if case .contribution = registration.role {
+                        guard registration.name == nil || seenElements.insert(key).inserted else { return nil }
+                    } else {
+                        guard seen.insert(key).inserted else { return nil }
+                    }
                     let kept =
                         inheritedFrom == nil
                         ? registration.slot?.kept != nil

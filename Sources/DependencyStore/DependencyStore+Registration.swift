@@ -120,7 +120,7 @@ extension DependencyStore {
     }
 
     /// Whether a resolve of `type` (with `name`) would find a registration, in this store or a
-    /// parent.
+    /// parent; for a collection type (`[T]`, `[String: T]`), whether anything is contributed to it.
     ///
     /// ```swift
     /// if !store.isRegistered(Networking.self) {
@@ -133,18 +133,18 @@ extension DependencyStore {
     ///   - name: The name it would be resolved by; `nil` for the unnamed registration.
     /// - Returns: `true` when a resolve of `type` would find a registration.
     public func isRegistered<T>(_ type: T.Type, name: String? = nil) -> Bool {
-        var store: DependencyStore? = self
-        while let current = store {
-            if current.ownRegistration(for: ObjectIdentifier(type), name: name) != nil { return true }
-            store = current.parent
-        }
-        return false
+        canResolve(type, name: name)
     }
 
     func add<T>(_ registration: Registration<T>) {
         let replaced = registry.withLock { registry in
             let replaced = registry[ObjectIdentifier(T.self), registration.name]
             registry[ObjectIdentifier(T.self), registration.name] = registration
+            if let replaced {
+                registry.recordOverride(of: replaced, by: registration)
+            } else if !registry.removals.isEmpty {
+                registry.removals[TypeAndName(type: ObjectIdentifier(T.self), name: registration.name)] = nil
+            }
             return replaced
         }
         if let replaced {

@@ -122,6 +122,9 @@ extension DependencyStore {
             if let handle = type as? any DependencyHandle.Type, handle.isResolvable(in: self, name: name) {
                 return resolveHandle(handle, as: type, name: name, requester: requester)
             }
+            if name == nil, let collection = type as? any ContributedCollection.Type {
+                return collection.assemble(in: self, requester: requester).map { $0 as! T }
+            }
             return nil
         }
     }
@@ -146,12 +149,25 @@ extension DependencyStore {
         case .found(let found):
             return try resolve(found, as: type, arguments: arguments, requester: requester)
         case nil:
-            if let handle = type as? any DependencyHandle.Type {
-                return try handle.make(in: self, name: name, requester: requester) as! T
-            }
-            throw missingRegistration(
-                of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
+            return try resolveUnregistered(type, name: name, requester: requester)
         }
+    }
+
+    /// A resolve that found no registration: a handle (`Provider`, `Lazy`) or a collection the
+    /// store makes itself, or the missing-registration error.
+    @inline(never)
+    private func resolveUnregistered<T>(_ type: T.Type, name: String?, requester: Requester) throws(ResolutionError)
+        -> T
+    {
+        if let handle = type as? any DependencyHandle.Type {
+            return try handle.make(in: self, name: name, requester: requester) as! T
+        }
+        if name == nil, let collection = type as? any ContributedCollection.Type,
+            let elements = collection.assemble(in: self, requester: requester)
+        {
+            return elements as! T
+        }
+        throw missingRegistration(of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
     }
 
     /// A `Provider` or `Lazy` for a registered type (`isResolvable` said so).
@@ -202,6 +218,9 @@ extension DependencyStore {
         let slot: InstanceSlot?
         /// An `InstanceBox` for `.singleton` and custom scopes, the object itself for `.weak`.
         let kept: AnyObject?
+        /// Whether the resolving store or an ancestor has decorators, so a build must look for
+        /// those that apply (see `DependencyStore+Decorators.swift`).
+        let decorated: Bool
     }
 
     /// What one lookup found: a built instance to return as it is, or a registration to resolve.
@@ -220,7 +239,10 @@ extension DependencyStore {
             if takingKeptInstance, stored.isPlain, let kept = stored.slot?.kept {
                 return .kept(kept, stored.lifetime)
             }
-            return .found(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
+            return .found(
+                Found(
+                    registration: stored, slot: stored.slot, kept: stored.slot?.kept,
+                    decorated: registry.decoratorsInScope != 0))
         }
         return own ?? findInherited(key, name: name).map(Lookup.found)
     }
@@ -234,32 +256,43 @@ extension DependencyStore {
                 ancestor = store.parent
                 continue
             }
-            guard registration.slot != nil else {
-                return Found(registration: registration, slot: nil, kept: nil)
-            }
-            let found: Found? = registry.withLock { registry in
-                let id = ObjectIdentifier(registration)
-                // The entry keeps its registration alive, so `id` names this one while it exists.
-                if let slot = registry.inheritedSlots[id]?.slot {
-                    return Found(registration: registration, slot: slot, kept: slot.kept)
-                }
-                // Only for a registration the ancestor still has: one replaced since the lookup
-                // above has had this store's slots for it purged, and a slot made now would keep
-                // its instance for ever. (This store's lock, then the ancestor's: a purge never
-                // holds both.)
-                guard store.ownRegistration(for: key, name: name) === registration else { return nil }
-                let slot = InstanceSlot()
-                registry.inheritedSlots[id] = (registration, slot)
-                return Found(registration: registration, slot: slot, kept: nil)
-            }
+            let found = found(registration, inheritedFrom: store) { $0[key, name] === registration }
             // `nil`: replaced meanwhile; look again, from the same ancestor.
             if let found { return found }
         }
         return nil
     }
 
+    /// `registration`, which `owner` (an ancestor) holds, as this store resolves it: with this
+    /// store's own slot for a cached scope, so the instance built through this store is this
+    /// store's. `nil` when `owner` no longer has it, as `stillHeld` tells from its registry.
+    func found(
+        _ registration: AnyRegistration,
+        inheritedFrom owner: DependencyStore,
+        stillHeld: (StoreCore.Registry) -> Bool
+    ) -> Found? {
+        registry.withLock { registry in
+            let decorated = registry.decoratorsInScope != 0
+            guard registration.slot != nil else {
+                return Found(registration: registration, slot: nil, kept: nil, decorated: decorated)
+            }
+            let id = ObjectIdentifier(registration)
+            // The entry keeps its registration alive, so `id` names this one while it exists.
+            if let slot = registry.inheritedSlots[id]?.slot {
+                return Found(registration: registration, slot: slot, kept: slot.kept, decorated: decorated)
+            }
+            // Only for a registration the ancestor still has: one replaced since it was looked up
+            // has had this store's slots for it purged, and a slot made now would keep its instance
+            // for ever. (This store's lock, then the ancestor's: a purge never holds both.)
+            guard owner.registry.withLock({ stillHeld($0) }) else { return nil }
+            let slot = InstanceSlot()
+            registry.inheritedSlots[id] = (registration, slot)
+            return Found(registration: registration, slot: slot, kept: nil, decorated: decorated)
+        }
+    }
+
     @inline(never)
-    private func resolve<T>(
+    func resolve<T>(
         _ found: Found,
         as type: T.Type,
         arguments: GivenArguments,
@@ -287,17 +320,19 @@ extension DependencyStore {
         }
         switch registration.lifetime {
         case .unique:
-            return build(typed, arguments: arguments, on: stack)
+            return build(typed, arguments: arguments, on: stack, decorated: found.decorated)
         case .graph:
             if let shared = stack.graphInstance(of: registration, in: self) {
                 return shared as! T
             }
-            let value = build(typed, arguments: arguments, on: stack)
+            let value = build(typed, arguments: arguments, on: stack, decorated: found.decorated)
             stack.rememberInGraph(value, of: registration, in: self)
             return value
         case .cached, .weak:
             // Every cached scope has a slot (see `lookUp` and `findInherited`).
-            return try buildOnce(typed, in: found.slot!, arguments: arguments, on: stack, requester: requester)
+            return try buildOnce(
+                typed, in: found.slot!, arguments: arguments, on: stack, decorated: found.decorated,
+                requester: requester)
         }
     }
 
@@ -325,6 +360,7 @@ extension DependencyStore {
         in slot: InstanceSlot,
         arguments: GivenArguments,
         on stack: ResolutionStack,
+        decorated: Bool,
         requester: Requester
     ) throws(ResolutionError) -> T {
         if let refusal = slot.gate.enter(on: stack, waitingFor: .instance(registration, store: self)) {
@@ -339,7 +375,7 @@ extension DependencyStore {
         let (kept, generation) = registry.withLock { _ in (slot.kept, slot.generation) }
         if let kept { return Self.instance(kept, as: T.self, lifetime: registration.lifetime) }
 
-        let value = build(registration, arguments: arguments, on: stack)
+        let value = build(registration, arguments: arguments, on: stack, decorated: decorated)
         // A reset while the factory ran discards this build too: the caller still gets it. So does
         // the release of the store: a closed store keeps nothing.
         if registration.lifetime == .weak {
@@ -359,11 +395,19 @@ extension DependencyStore {
         return value
     }
 
-    /// Runs the factory with this resolution pushed on the thread's chain; no lock is held.
+    /// Runs the factory, then the decorators that apply, with this resolution pushed on the
+    /// thread's chain (so a decorator that resolves the instance it decorates is a cycle); no lock
+    /// is held.
     @inline(__always)
-    private func build<T>(_ registration: Registration<T>, arguments: GivenArguments, on stack: ResolutionStack) -> T {
+    private func build<T>(
+        _ registration: Registration<T>,
+        arguments: GivenArguments,
+        on stack: ResolutionStack,
+        decorated: Bool
+    ) -> T {
         stack.push(ResolutionStack.Frame(store: self, registration: registration))
         defer { stack.pop() }
-        return registration.build(self, arguments)
+        let value = registration.build(self, arguments)
+        return decorated ? self.decorated(value, of: registration) : value
     }
 }

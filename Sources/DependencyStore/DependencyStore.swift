@@ -117,7 +117,14 @@ public final class DependencyStore {
         registry = core.registry
         self.verifier = core.verifier
         ownsCore = true
-        parent.registry.withLock { [core] in $0.addChild(core) }
+        let inheritedDecorators = parent.registry.withLock { [core] registry in
+            registry.addChild(core)
+            return registry.decoratorsInScope
+        }
+        // Added, not set: a decorator added to the parent since `addChild` has counted here too.
+        if inheritedDecorators != 0 {
+            registry.withLock { $0.decoratorsInScope += inheritedDecorators }
+        }
     }
 
     init(origin: Origin, verifier: Verifier? = nil) {

@@ -27,6 +27,16 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
     /// The store it is registered in, when that is an ancestor of the listed store (as
     /// diagnostics name it); `nil` for the listed store's own registrations.
     public let inheritedFrom: String?
+    /// Whether it is an element contributed to the collection of ``type``
+    /// (``DependencyStore/contribute(_:to:name:scope:fileID:line:)``) rather than a registration
+    /// resolved by type and name.
+    public let isContribution: Bool
+    /// What it forwards to (`SessionStore`, or `Greeting (named "formal")`), for a
+    /// ``DependencyStore/forward(_:name:to:named:fileID:line:)``; `nil` otherwise.
+    public let forwardsTo: String?
+    /// The assembly that registered it (`SessionAssembly`), if it was registered while
+    /// ``DependencyStore/apply(_:)-([any Assembly])`` ran one.
+    public let assembly: String?
 
     init(_ registration: AnyRegistration, hasKeptInstance: Bool, inheritedFrom: String?) {
         type = Diagnostics.shortName(of: registration.type)
@@ -38,17 +48,37 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
         isAsync = registration.isolation == .async
         self.hasKeptInstance = hasKeptInstance
         self.inheritedFrom = inheritedFrom
+        switch registration.role {
+        case .registration:
+            isContribution = false
+            forwardsTo = nil
+        case .contribution:
+            isContribution = true
+            forwardsTo = nil
+        case .forward(let target, let targetName):
+            isContribution = false
+            let short = Diagnostics.shortName(of: target)
+            forwardsTo = targetName.map { "\(short) (named \"\($0)\")" } ?? short
+        }
+        assembly = registration.assembly?.name
     }
 
     /// `Greeting (named "formal"), .unique, arguments (String, Int), registered at
     /// App/Wiring.swift:12, instance kept, from the root store` (and `on the main actor` or
     /// `async` after the scope): the parts that apply.
     public var description: String {
-        var parts = [name.map { "\(type) (named \"\($0)\")" } ?? type, scope.description]
+        var parts = [name.map { "\(type) (named \"\($0)\")" } ?? type]
+        if isContribution { parts[0] = "element of [\(type)]" + (name.map { " named \"\($0)\"" } ?? "") }
+        if let forwardsTo {
+            parts.append("forwards to \(forwardsTo)")
+        } else {
+            parts.append(scope.description)
+        }
         if runsOnMainActor { parts.append("on the main actor") }
         if isAsync { parts.append("async") }
         if !argumentTypes.isEmpty { parts.append("arguments (\(argumentTypes.joined(separator: ", ")))") }
-        parts.append("registered at \(registeredAt)")
+        parts.append((isContribution ? "contributed at " : "registered at ") + registeredAt)
+        if let assembly { parts.append("by \(assembly)") }
         if hasKeptInstance { parts.append("instance kept") }
         if let inheritedFrom { parts.append("from \(inheritedFrom)") }
         return parts.joined(separator: ", ")

@@ -38,6 +38,9 @@ public struct ResolutionError: Error, CustomStringConvertible {
         /// synchronously off the main actor, or an `async` one resolved synchronously. Resolve it
         /// with ``DependencyStore/resolveAsync(_:name:fileID:line:)``.
         public static let wrongIsolation = Kind("wrongIsolation")
+        /// A ``DependencyStore/forward(_:name:to:named:fileID:line:)`` whose target built an
+        /// instance that is not of the forwarded type.
+        public static let wrongType = Kind("wrongType")
 
         /// The kind's name: `cycle`.
         public var description: String { name }

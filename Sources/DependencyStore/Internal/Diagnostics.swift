@@ -32,6 +32,7 @@ extension DependencyStore {
             let names = Set(sameType.map { $0.name.map { "\"\($0)\"" } ?? "no name" }).sorted()
             lines.append("  '\(Diagnostics.shortName(of: type))' is registered under: \(names.joined(separator: ", "))")
         }
+        lines += notes(onMissing: type, name: name, in: stores)
         let closeMatches = Diagnostics.closeMatches(to: type, among: registered)
         if !closeMatches.isEmpty {
             lines.append("  Registered, and close to what was asked for:")
@@ -182,6 +183,68 @@ extension DependencyStore {
             kind: .wrongArguments,
             typeName: requested,
             chain: chain,
+            description: lines.joined(separator: "\n")
+        )
+    }
+
+    /// What the stores remember of a missing `type`: its removal, who requires it, and for a
+    /// collection type, how its elements are contributed.
+    private func notes(onMissing type: Any.Type, name: String?, in stores: [DependencyStore]) -> [String] {
+        let key = TypeAndName(type: ObjectIdentifier(type), name: name)
+        var lines: [String] = []
+        for store in stores {
+            let (removal, requirements) = store.registry.withLock { registry in
+                (
+                    registry.removals[key],
+                    registry.requirements.filter { ObjectIdentifier($0.type) == key.type && $0.name == name }
+                )
+            }
+            if let removal {
+                lines.append(
+                    "  It was registered at \(removal.registeredAt) and removed by \(removal.how) at \(removal.removedAt)"
+                        + (store === self ? "" : ", in \(store)")
+                        + ": what resolves it after that (a stray resolve after logout, say) finds nothing.")
+            }
+            for requirement in requirements {
+                lines.append("  Required by: \(requirement.declarer), which expects the app to register it.")
+            }
+        }
+        if name == nil, let collection = type as? any ContributedCollection.Type {
+            let element = Diagnostics.shortName(of: collection.elementType)
+            lines.append(
+                "  '\(Diagnostics.shortName(of: type))' is a collection: nothing is contributed to it. Contribute its "
+                    + "elements with contribute(_:to: \(element).self), or call resolveAll(\(element).self), which "
+                    + "returns [] when there are none.")
+        }
+        return lines
+    }
+
+    /// The diagnostic for a forward whose target built something that is not of the forwarded
+    /// type.
+    func forwardMismatch(
+        of type: Any.Type,
+        name: String?,
+        to target: Any.Type,
+        named targetName: String?,
+        built value: Any,
+        at location: SourceLocation
+    ) -> ResolutionError {
+        let requested = Diagnostics.label(of: type, name: name)
+        let targetLabel = Diagnostics.label(of: target, name: targetName)
+        let built = Diagnostics.name(of: Swift.type(of: value))
+        let lines = [
+            "DependencyStore: the forward of '\(requested)' to '\(targetLabel)' got a '\(built)', which is not a '\(Diagnostics.shortName(of: type))'.",
+            "",
+            "  Forward made at: \(location)",
+            "  Store: \(Diagnostics.describe(self, registrationCount: nil))",
+            "",
+            "  To fix: forward to a registration whose instance conforms to '\(Diagnostics.shortName(of: type))', or make",
+            "  '\(built)' conform to it.",
+        ]
+        return ResolutionError(
+            kind: .wrongType,
+            typeName: requested,
+            chain: [requested, targetLabel],
             description: lines.joined(separator: "\n")
         )
     }
@@ -353,6 +416,8 @@ enum Diagnostics {
             "the @Injected property declared at \(location), on its first read"
         case .lazyHandle(let location):
             "the Lazy handle made at \(location), on its first use"
+        case .forward(let location):
+            "the forward made at \(location)"
         }
     }
 

@@ -28,6 +28,21 @@ class AnyRegistration {
     let isolation: Isolation
     /// No arguments and no isolation: a kept instance may be returned by the one-lookup fast path.
     let isPlain: Bool
+    /// What the registration is to its store: resolved by type and name, an element of a
+    /// collection, or another registration's instance under a second type.
+    let role: Role
+    /// The assembly that was being applied when it was made, if any: what `unload` removes.
+    let assembly: AssemblyTag?
+
+    /// What a registration is to its store.
+    enum Role {
+        /// Resolved by its type and name: `register`.
+        case registration
+        /// One element of the collection of its type: `contribute`.
+        case contribution
+        /// Resolves another registration and hands its instance out as this type: `forward`.
+        case forward(to: Any.Type, name: String?)
+    }
 
     /// Where a registration's factory runs.
     enum Isolation {
@@ -56,10 +71,14 @@ class AnyRegistration {
         location: SourceLocation,
         argumentTypes: [Any.Type]?,
         acceptsArguments: ((Any) -> Bool)?,
-        isolation: Isolation
+        isolation: Isolation,
+        role: Role,
+        assembly: AssemblyTag?
     ) {
         self.type = type
         self.isolation = isolation
+        self.role = role
+        self.assembly = assembly
         isPlain = argumentTypes == nil && isolation == .none
         self.name = name
         self.scope = scope
@@ -100,6 +119,8 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         location: SourceLocation,
         arguments: (types: [Any.Type], accept: (Any) -> Bool)?,
         isolation: Isolation = .none,
+        role: Role = .registration,
+        assembly: AssemblyTag? = AssemblyTag.current,
         build: @escaping (DependencyStore, GivenArguments) -> T,
         buildAsync: (@Sendable (DependencyStore, Requester) async throws -> T)? = nil
     ) {
@@ -112,7 +133,9 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
             location: location,
             argumentTypes: arguments?.types,
             acceptsArguments: arguments?.accept,
-            isolation: isolation
+            isolation: isolation,
+            role: role,
+            assembly: assembly
         )
     }
 
@@ -123,12 +146,19 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
             location: location,
             arguments: argumentTypes.map { ($0, acceptsArguments!) },
             isolation: isolation,
+            role: role,
+            assembly: assembly,
             build: build,
             buildAsync: buildAsync
         )
     }
 
     func resolveForVerification(in store: DependencyStore, arguments: GivenArguments) {
+        if case .contribution = role {
+            // Not reachable by type and name: resolved as the element it is.
+            _ = store.resolveContribution(self, requester: .call(location))
+            return
+        }
         _ = store.resolve(T.self, name: name, arguments: arguments, requester: .call(location))
     }
 }

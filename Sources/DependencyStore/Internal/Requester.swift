@@ -6,10 +6,14 @@ enum Requester: Sendable {
     case injectedProperty(SourceLocation)
     /// The first use of a `Lazy` handle made (resolved or declared) at this place.
     case lazyHandle(SourceLocation)
+    /// A `forward` made at this place, resolving the registration it forwards to.
+    case forward(SourceLocation)
 
     var location: SourceLocation {
         switch self {
-        case .call(let location), .injectedProperty(let location), .lazyHandle(let location): location
+        case .call(let location), .injectedProperty(let location), .lazyHandle(let location),
+            .forward(let location):
+            location
         }
     }
 }

@@ -46,6 +46,10 @@ final class ResolutionStack {
     /// Set on the threads `DependencyStore.verify()` builds registrations on.
     var verificationWorker: VerificationWorker?
 
+    /// The assemblies being applied on this thread, innermost last (see `AssemblyTag`).
+    @exclusivity(unchecked)
+    var assemblies: [AssemblyTag] = []
+
     private init() {
         frames.reserveCapacity(16)
     }

@@ -5,3 +5,9 @@ struct SourceLocation: CustomStringConvertible, Sendable {
 
     var description: String { "\(fileID):\(line)" }
 }
+
+extension SourceLocation: Equatable {
+    static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+        lhs.line == rhs.line && lhs.fileID.description == rhs.fileID.description
+    }
+}

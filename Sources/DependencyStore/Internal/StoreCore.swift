@@ -57,13 +57,38 @@ final class StoreCore {
             children.append(WeakCore(core: core))
         }
 
+        /// The elements contributed to collections, by `ObjectIdentifier` of the element type, in
+        /// the order contributed (see `DependencyStore+Collections.swift`).
+        var contributions: [ObjectIdentifier: [AnyRegistration]] = [:]
+        /// The decorators added to this store, by `ObjectIdentifier` of the type they decorate, in
+        /// the order added.
+        var decorators: [ObjectIdentifier: [Decorator]] = [:]
+        /// How many decorators this store and its ancestors have: while it is 0, which it is in
+        /// almost every store, a build does not look for any. Read in the lookup's critical
+        /// section, so it costs a resolve nothing more.
+        var decoratorsInScope = 0
+        /// What assemblies (or anyone) declared that some assembly must register, in order.
+        var requirements: [Requirement] = []
+        /// Every registration (or named contribution) that replaced another of this store, in
+        /// order; one entry per pair of places, however often it happened.
+        var overrides: [OverrideRecord] = []
+        /// What `unregister` and `unload` removed, by type and name, for the diagnostic of a
+        /// resolve that comes after; forgotten when something is registered there again.
+        var removals: [TypeAndName: Removal] = [:]
+
         var all: [AnyRegistration] {
             Array(unnamed.values) + Array(named.values)
         }
 
+        /// Every element contributed to a collection of this store.
+        var allContributions: [AnyRegistration] {
+            contributions.values.flatMap { $0 }
+        }
+
         /// Every slot of the store, with the registration it keeps an instance of.
         var slots: [(registration: AnyRegistration, slot: InstanceSlot)] {
-            all.compactMap { registration in registration.slot.map { (registration, $0) } } + inheritedSlots.values
+            (all + allContributions).compactMap { registration in registration.slot.map { (registration, $0) } }
+                + inheritedSlots.values
         }
 
         /// The registration for `type` and `name`: the unnamed dictionary when there is no name.
@@ -96,6 +121,18 @@ final class StoreCore {
         }
         // Dropped here, with no lock held: their deinits may resolve.
         _ = released
+    }
+
+    /// Adds `delta` to the count of decorators in scope of this store and of every store layered
+    /// over it, at any depth.
+    func adjustDecoratorsInScope(by delta: Int) {
+        var pending = [self]
+        while let core = pending.popLast() {
+            core.registry.withLock { registry in
+                registry.decoratorsInScope += delta
+                pending += registry.children.compactMap(\.core)
+            }
+        }
     }
 
     /// Releases every instance the store keeps and keeps none from now on: called when the store

@@ -24,12 +24,19 @@ public struct DependencyGraph: Sendable {
         /// Where it was registered (`Module/File.swift:12`); `nil` when it is not registered.
         public let registeredAt: String?
 
+        /// Whether it is an element contributed to the collection of ``type``.
+        public let isContribution: Bool
+
         /// Whether a registration exists for the node.
         public var isRegistered: Bool { scope != nil }
 
-        /// `PriceFetching`, or `Greeting (named "formal")`.
+        /// `PriceFetching`, `Greeting (named "formal")`, or for an element of a collection,
+        /// `[AnalyticsSink] element "file"` or `[AnalyticsSink] element at App/Analytics.swift:9`.
         public var description: String {
-            name.map { "\(type) (named \"\($0)\")" } ?? type
+            if isContribution {
+                return "[\(type)] element " + (name.map { "\"\($0)\"" } ?? "at \(registeredAt ?? "?")")
+            }
+            return name.map { "\(type) (named \"\($0)\")" } ?? type
         }
 
         /// The description with the scope: `Presenter (.singleton)`.
@@ -54,4 +61,13 @@ public struct DependencyGraph: Sendable {
     public let nodes: [Node]
     /// Every edge, in the order verification first saw it; each appears once.
     public let edges: [Edge]
+}
+
+extension DependencyGraph.Node {
+    /// The node of a type (and name) that nothing registers.
+    static func missing(_ type: Any.Type, name: String?) -> Self {
+        Self(
+            key: .missing(type: ObjectIdentifier(type), name: name), type: Diagnostics.shortName(of: type), name: name,
+            scope: nil, registeredAt: nil, isContribution: false)
+    }
 }

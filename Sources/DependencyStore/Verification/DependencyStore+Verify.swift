@@ -41,17 +41,22 @@ extension DependencyStore {
     ///     as `.timedOut` and verification goes on without it.
     ///   - captives: Which captive dependencies to report: ``CaptiveRule/scoped`` (the default)
     ///     or ``CaptiveRule/strict``.
+    ///   - overrides: Whether a registration that replaced another of the same store is only
+    ///     listed (``OverrideRule/listed``, the default) or also a problem
+    ///     (``OverrideRule/forbidden``).
     /// - Returns: The report: ``VerificationReport/isClean`` when nothing is wrong.
     public func verify(
         sampleArguments: [SampleArguments] = [],
         timeout: Double = 5,
-        captives: CaptiveRule = .scoped
+        captives: CaptiveRule = .scoped,
+        overrides: OverrideRule = .listed
     ) -> VerificationReport {
         precondition(timeout > 0, "DependencyStore.verify(): the timeout must be positive, not \(timeout)")
         let verifier = Verifier(timeout: timeout, captiveRule: captives)
         let copy = DependencyStore(verificationCopyOf: self, verifier: verifier)
-        // In a stable order: by the name a reader sees, then the full name and where registered.
-        let registrations = copy.registry.withLock(\.all).map { registration in
+        // In a stable order: by the name a reader sees, then the full name and where registered;
+        // the elements of collections too, each built as a root of its own.
+        let registrations = copy.registry.withLock { $0.all + $0.allContributions }.map { registration in
             let order = [
                 Diagnostics.shortName(of: registration.type), registration.name ?? "",
                 Diagnostics.label(of: registration), registration.location.description,
@@ -78,7 +83,33 @@ extension DependencyStore {
             }
         }
         verifier.run(roots, in: copy)
-        return verifier.report(store: self, skipped: skipped, isolated: isolated, verifiedCount: roots.count)
+        let report = verifier.report(store: self, skipped: skipped, isolated: isolated, verifiedCount: roots.count)
+        return report.adding(requirementsAndOverrides(metIn: copy, rule: overrides))
+    }
+
+    /// The requirements nothing registers (as `copy` shows what this store resolves), and every
+    /// replacement made in this store and its parents, as problems and listed overrides.
+    private func requirementsAndOverrides(metIn copy: DependencyStore, rule: OverrideRule)
+        -> (problems: [VerificationProblem], overrides: [VerificationReport.Override])
+    {
+        var problems: [VerificationProblem] = []
+        var overrides: [VerificationReport.Override] = []
+        for store in sequence(first: self, next: \.parent).reversed() {
+            let (requirements, records) = store.registry.withLock { ($0.requirements, $0.overrides) }
+            for requirement in requirements where !copy.canResolve(requirement.type, name: requirement.name) {
+                problems.append(
+                    .unmetRequirement(
+                        .missing(requirement.type, name: requirement.name), declaredBy: requirement.declarer))
+            }
+            for record in records {
+                let override = VerificationReport.Override(record, store: store.description)
+                overrides.append(override)
+                if rule == .forbidden {
+                    problems.append(.override(override, node: .missing(record.type, name: record.name)))
+                }
+            }
+        }
+        return (problems, overrides)
     }
 
     /// A store with fresh copies of every registration `store` sees, nearest store winning, and
@@ -86,12 +117,25 @@ extension DependencyStore {
     convenience init(verificationCopyOf store: DependencyStore, verifier: Verifier) {
         self.init(origin: store.origin, verifier: verifier)
         let chain = Array(sequence(first: store, next: \.parent)).reversed()
+        // The collections as `store` sees them: ancestors' elements first, named ones replaced.
+        let elementTypes = Set(chain.flatMap { $0.registry.withLock { Array($0.contributions.keys) } })
+        let elements = elementTypes.map { key in
+            (key, store.contributions(ofKey: key).map { $0.registration.verifiable.copyForVerification() })
+        }
         registry.withLock { copy in
             for ancestor in chain {
-                for registration in ancestor.registry.withLock(\.all) {
+                let (registrations, decorators) = ancestor.registry.withLock { ($0.all, $0.decorators) }
+                for registration in registrations {
                     copy[ObjectIdentifier(registration.type), registration.name] = registration.verifiable
                         .copyForVerification()
                 }
+                for (key, entries) in decorators {
+                    copy.decorators[key, default: []] += entries
+                    copy.decoratorsInScope += entries.count
+                }
+            }
+            for (key, copies) in elements {
+                copy.contributions[key] = copies
             }
         }
     }

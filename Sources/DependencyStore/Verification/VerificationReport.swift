@@ -29,6 +29,62 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     public let graph: DependencyGraph
     /// `skippedForIsolation`, with the reasons.
     let isolationSkips: [(node: DependencyGraph.Node, reason: String)]
+    /// Every registration (or named contribution) that replaced another of the same store, in
+    /// this store and its parents, in the order it happened: where an accidental override shows.
+    /// With ``OverrideRule/forbidden``, each is also a problem.
+    public let overrides: [Override]
+
+    /// A registration that replaced an earlier one of the same store, with both places.
+    ///
+    /// ```swift
+    /// for override in store.verify().overrides {
+    ///     print(override)   // Networking: registered at App/Live.swift:4 (by LiveAssembly), replaced at ...
+    /// }
+    /// ```
+    public struct Override: Hashable, Sendable, CustomStringConvertible {
+        /// The type, as Swift prints it: `Networking`.
+        public let type: String
+        /// The name both were registered under, if any.
+        public let name: String?
+        /// Whether both are elements contributed to the collection of ``type`` under ``name``.
+        public let isContribution: Bool
+        /// Where the replaced registration was made: `App/Live.swift:4`.
+        public let replacedAt: String
+        /// The assembly that made the replaced registration, if one did.
+        public let replacedAssembly: String?
+        /// Where the registration that replaced it was made.
+        public let replacementAt: String
+        /// The assembly that made the replacement, if one did.
+        public let replacementAssembly: String?
+        /// How many times this same replacement happened (a loop, an assembly applied twice).
+        public let count: Int
+        /// The store it happened in, as diagnostics name it.
+        public let store: String
+
+        init(_ override: OverrideRecord, store: String) {
+            type = Diagnostics.shortName(of: override.type)
+            name = override.name
+            isContribution = override.isContribution
+            replacedAt = override.replacedAt.description
+            replacedAssembly = override.replacedAssembly?.name
+            replacementAt = override.replacementAt.description
+            replacementAssembly = override.replacementAssembly?.name
+            count = override.count
+            self.store = store
+        }
+
+        /// `Networking: registered at App/Live.swift:4 (by LiveAssembly), replaced at
+        /// App/Mocks.swift:9 (by MockAssembly)`, with the store when it is a parent's.
+        public var description: String {
+            let subject = isContribution ? "[\(type)] element" : type
+            let named = name.map { " (named \"\($0)\")" } ?? ""
+            let old = replacedAssembly.map { " (by \($0))" } ?? ""
+            let new = replacementAssembly.map { " (by \($0))" } ?? ""
+            let times = count > 1 ? ", \(count) times" : ""
+            return
+                "\(subject)\(named): registered at \(replacedAt)\(old), replaced at \(replacementAt)\(new)\(times), in \(store)"
+        }
+    }
 
     init(
         storeDescription: String,
@@ -36,14 +92,30 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
         problems: [VerificationProblem],
         skipped: [DependencyGraph.Node],
         skippedForIsolation: [(node: DependencyGraph.Node, reason: String)],
-        graph: DependencyGraph
+        graph: DependencyGraph,
+        overrides: [Override] = []
     ) {
+        self.overrides = overrides
         self.storeDescription = storeDescription
         self.verifiedCount = verifiedCount
         self.problems = problems
         self.skipped = skipped
         isolationSkips = skippedForIsolation
         self.graph = graph
+    }
+
+    /// This report with `found`'s problems added (before the captive ones) and its overrides.
+    func adding(_ found: (problems: [VerificationProblem], overrides: [Override])) -> VerificationReport {
+        let captives = problems.filter { $0.kind == .captive }
+        return VerificationReport(
+            storeDescription: storeDescription,
+            verifiedCount: verifiedCount,
+            problems: problems.filter { $0.kind != .captive } + found.problems + captives,
+            skipped: skipped,
+            skippedForIsolation: isolationSkips,
+            graph: graph,
+            overrides: found.overrides
+        )
     }
 
     /// Whether no problem was found. Skipped registrations do not count as problems; check
@@ -67,6 +139,13 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
                 "Skipped, as their factories take arguments (pass SampleArguments to verify(sampleArguments:) to build them):"
             )
             lines += skipped.map { "- \($0), registered at \($0.registeredAt ?? "?")" }
+        }
+        let listedOverrides = overrides.filter { override in !problems.contains { $0.override == override } }
+        if !listedOverrides.isEmpty {
+            lines.append(
+                "Replaced by a later registration of the same store (verify(overrides: .forbidden) makes each a problem):"
+            )
+            lines += listedOverrides.map { "- \($0)" }
         }
         if !isolationSkips.isEmpty {
             lines.append(
@@ -96,6 +175,12 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
         case failed
         /// A factory did not return within the timeout.
         case timedOut
+        /// A type (and name) that an assembly declared it requires
+        /// (``DependencyStore/require(_:name:fileID:line:)``) is registered nowhere.
+        case unmetRequirement
+        /// A registration replaced another of the same store, and ``OverrideRule/forbidden`` was
+        /// asked for.
+        case override
     }
 
     /// What kind of problem it is.
@@ -106,6 +191,36 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     public let path: [DependencyGraph.Node]
     /// The problem and its fix, on one line.
     public let description: String
+    /// The replacement, for a problem of kind ``Kind/override``.
+    let override: VerificationReport.Override?
+
+    init(kind: Kind, path: [DependencyGraph.Node], description: String, override: VerificationReport.Override? = nil) {
+        self.kind = kind
+        self.path = path
+        self.description = description
+        self.override = override
+    }
+
+    static func unmetRequirement(_ missing: DependencyGraph.Node, declaredBy declarer: String) -> Self {
+        Self(
+            kind: .unmetRequirement,
+            path: [missing],
+            description: "unmet requirement: \(missing) is required by \(declarer), and nothing registers it. "
+                + "Fix: register \(missing) in one of the app's assemblies (or a parent store) before verify(), "
+                + "or remove the requirement if the module no longer needs it."
+        )
+    }
+
+    static func override(_ override: VerificationReport.Override, node: DependencyGraph.Node) -> Self {
+        Self(
+            kind: .override,
+            path: [node],
+            description: "override: \(override). Fix: keep one of the two, or register the second under a name; "
+                + "to replace on purpose in tests, register in a store layered over this one "
+                + "(DependencyStore(parent:)), which is not an override.",
+            override: override
+        )
+    }
 
     static func missing(_ path: [DependencyGraph.Node], lazyAt declaration: SourceLocation?) -> Self {
         let missing = path.last!

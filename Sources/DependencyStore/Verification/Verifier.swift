@@ -156,10 +156,21 @@ final class Verifier {
         // A property holding a Provider or Lazy depends on what the handle resolves.
         let type = (declaredType as? any DependencyHandle.Type)?.valueType ?? declaredType
         let target = store.ownRegistration(for: ObjectIdentifier(type), name: name)
+        // A collection the store assembles depends on every element (the copy has no parent).
+        let elements: [AnyRegistration] =
+            if target == nil, name == nil, let collection = type as? any ContributedCollection.Type {
+                store.contributions(of: collection.elementType).map(\.registration).filter {
+                    !collection.holdsOnlyNamedElements || $0.name != nil
+                }
+            } else { [] }
         state.withLock { state in
             guard !state.finished else { return }
             let from = node(requester, in: &state)
-            if let target {
+            if !elements.isEmpty {
+                for element in elements {
+                    addEdge(from: from.key, to: node(element, in: &state).key, isLazy: true, in: &state)
+                }
+            } else if let target {
                 addEdge(from: from.key, to: node(target, in: &state).key, isLazy: true, in: &state)
             } else if !optional {
                 let missing = missingNode(type, name: name, in: &state)
@@ -282,7 +293,8 @@ final class Verifier {
             type: entry.type,
             name: entry.name,
             scope: entry.scope,
-            registeredAt: entry.registeredAt
+            registeredAt: entry.registeredAt,
+            isContribution: entry.isContribution
         )
         state.nodes[key] = node
         state.nodeOrder.append(key)
@@ -292,8 +304,7 @@ final class Verifier {
     private func missingNode(_ type: Any.Type, name: String?, in state: inout State) -> DependencyGraph.Node {
         let key = NodeKey.missing(type: ObjectIdentifier(type), name: name)
         if let existing = state.nodes[key] { return existing }
-        let node = DependencyGraph.Node(
-            key: key, type: Diagnostics.shortName(of: type), name: name, scope: nil, registeredAt: nil)
+        let node = DependencyGraph.Node.missing(type, name: name)
         state.nodes[key] = node
         state.nodeOrder.append(key)
         return node

@@ -1,0 +1,232 @@
+extension DependencyStore {
+    /// Adds an element to the collection of `type`: any number of modules may contribute one, and
+    /// ``resolveAll(_:fileID:line:)`` (or a resolve of `[T]`) builds them all, in the order
+    /// contributed.
+    ///
+    /// ```swift
+    /// store.contribute(ConsoleSink(), to: AnalyticsSink.self)
+    /// store.contribute(FileSink(), to: AnalyticsSink.self, name: "file", scope: .singleton)
+    ///
+    /// let sinks = store.resolveAll(AnalyticsSink.self)        // [ConsoleSink, FileSink]
+    /// let byName: [String: AnalyticsSink] = store.resolve()   // ["file": FileSink]
+    /// ```
+    ///
+    /// Each element has its own scope, as a registration does. A name is optional: named elements
+    /// also make up the dictionary `[String: T]`, and contributing again under a name replaces
+    /// that element in place, as registering again replaces a registration (and is listed by
+    /// `verify()` as an override). Unnamed elements are never replaced; remove them with the
+    /// assembly that contributed them (``unload(_:fileID:line:)``).
+    ///
+    /// - Parameters:
+    ///   - element: The expression that builds the element. It runs on the thread that resolves
+    ///     the collection, with no lock of the store held.
+    ///   - type: The element type of the collection, usually a protocol.
+    ///   - name: Names the element in the dictionary form; `nil`, the default, for none.
+    ///   - scope: How long a built element lives; see ``Scope``. The default builds one per resolve.
+    ///   - fileID: Where the contribution is made, for diagnostics. Leave the default.
+    ///   - line: The line of the contribution. Leave the default.
+    public func contribute<T>(
+        _ element: @escaping @autoclosure () -> T,
+        to type: T.Type,
+        name: String? = nil,
+        scope: Scope = .unique,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        addContribution(
+            Registration(
+                name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line), arguments: nil,
+                role: .contribution, build: { _, _ in element() }))
+    }
+
+    /// Adds an element, built from other dependencies of the store, to the collection of `type`.
+    ///
+    /// ```swift
+    /// store.contribute(AnalyticsSink.self, scope: .singleton) { store in
+    ///     RemoteSink(networking: store.resolve())
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The element type of the collection.
+    ///   - name: Names the element in the dictionary form; `nil`, the default, for none.
+    ///   - scope: How long a built element lives; see ``Scope``.
+    ///   - fileID: Where the contribution is made, for diagnostics. Leave the default.
+    ///   - line: The line of the contribution. Leave the default.
+    ///   - factory: Builds the element from the store that resolves the collection.
+    public func contribute<T>(
+        _ type: T.Type,
+        name: String? = nil,
+        scope: Scope = .unique,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping (DependencyStore) -> T
+    ) {
+        addContribution(
+            Registration(
+                name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line), arguments: nil,
+                role: .contribution, build: { store, _ in factory(store) }))
+    }
+
+    /// Builds every element contributed to the collection of `type`, in the order contributed:
+    /// a parent store's first, then this store's. An element this store contributes under a name
+    /// a parent's element has replaces that one, in its place.
+    ///
+    /// ```swift
+    /// for sink in store.resolveAll(AnalyticsSink.self) {
+    ///     sink.track("launch")
+    /// }
+    /// ```
+    ///
+    /// An empty collection is an empty array here: `resolveAll` asks for however many there are.
+    /// A resolve of `[T]` (or an `@Injected var sinks: [T]`) returns the same elements, but
+    /// treats a collection nobody contributed to as a missing registration, as it would any
+    /// dependency; `[String: T]` holds the named elements.
+    ///
+    /// - Parameters:
+    ///   - type: The element type of the collection.
+    ///   - fileID: The caller's file, for diagnostics. Leave the default.
+    ///   - line: The caller's line, for diagnostics. Leave the default.
+    /// - Returns: The elements, each built (or kept) as its scope says.
+    public func resolveAll<T>(_ type: T.Type = T.self, fileID: StaticString = #fileID, line: UInt = #line) -> [T] {
+        resolveContributions(of: type, requester: .call(SourceLocation(fileID: fileID, line: line))).map(\.value)
+    }
+
+    // MARK: - Internals
+
+    func addContribution<T>(_ contribution: Registration<T>) {
+        let key = ObjectIdentifier(T.self)
+        let replaced: AnyRegistration? = registry.withLock { registry in
+            var elements = registry.contributions[key] ?? []
+            var replaced: AnyRegistration?
+            if let name = contribution.name, let index = elements.firstIndex(where: { $0.name == name }) {
+                replaced = elements[index]
+                elements[index] = contribution
+                registry.recordOverride(of: elements[index], by: contribution)
+            } else {
+                elements.append(contribution)
+            }
+            registry.contributions[key] = elements
+            return replaced
+        }
+        if let replaced {
+            core.forgetInDescendants(replaced)
+        }
+        // The replaced element, and the instance it kept, are released here, with no lock held.
+        _ = replaced
+    }
+
+    /// The elements of the collection of `type` as this store sees them, each with the store
+    /// that holds it: ancestors' first, an element named as an ancestor's taking its place.
+    func contributions(of type: Any.Type) -> [(registration: AnyRegistration, owner: DependencyStore)] {
+        contributions(ofKey: ObjectIdentifier(type))
+    }
+
+    /// The same, by `ObjectIdentifier` of the element type.
+    func contributions(ofKey key: ObjectIdentifier) -> [(registration: AnyRegistration, owner: DependencyStore)] {
+        var elements: [(registration: AnyRegistration, owner: DependencyStore)] = []
+        for store in sequence(first: self, next: \.parent).reversed() {
+            for element in store.registry.withLock({ $0.contributions[key] ?? [] }) {
+                if let name = element.name, let index = elements.firstIndex(where: { $0.registration.name == name }) {
+                    elements[index] = (element, store)
+                } else {
+                    elements.append((element, store))
+                }
+            }
+        }
+        return elements
+    }
+
+    /// Builds every element of the collection of `type` (or only the named ones), with its name.
+    func resolveContributions<T>(
+        of type: T.Type,
+        namedOnly: Bool = false,
+        requester: Requester
+    ) -> [(name: String?, value: T)] {
+        var values: [(name: String?, value: T)] = []
+        for (registration, owner) in contributions(of: type) where !namedOnly || registration.name != nil {
+            // Removed or replaced since it was listed: as if the collection had been read after.
+            guard let found = found(element: registration, of: owner) else { continue }
+            do {
+                values.append((registration.name, try resolve(found, as: type, arguments: .none, requester: requester)))
+            } catch {
+                fail(error, resolving: type, name: registration.name, at: requester)
+            }
+        }
+        return values
+    }
+
+    /// Resolves one element, as `verify()` builds it.
+    func resolveContribution<T>(_ registration: Registration<T>, requester: Requester) -> T? {
+        guard let found = found(element: registration, of: self) else { return nil }
+        do {
+            return try resolve(found, as: T.self, arguments: .none, requester: requester)
+        } catch {
+            fail(error, resolving: T.self, name: registration.name, at: requester)
+        }
+    }
+
+    /// `element`, contributed by `owner`, with the slot this store keeps its instance in; `nil`
+    /// when `owner` no longer has it.
+    private func found(element: AnyRegistration, of owner: DependencyStore) -> Found? {
+        let key = ObjectIdentifier(element.type)
+        let isHeld: (StoreCore.Registry) -> Bool = { registry in
+            registry.contributions[key]?.contains { $0 === element } ?? false
+        }
+        guard owner.core === core else {
+            return found(element, inheritedFrom: owner, stillHeld: isHeld)
+        }
+        return registry.withLock { registry in
+            guard isHeld(registry) else { return nil }
+            return Found(
+                registration: element, slot: element.slot, kept: element.slot?.kept,
+                decorated: registry.decoratorsInScope != 0)
+        }
+    }
+}
+
+/// A collection the store assembles from contributions when nothing is registered for the
+/// collection type itself: `[T]`, all elements, and `[String: T]`, the named ones. Asked only on
+/// the path of a resolve that found no registration, as `DependencyHandle` is.
+protocol ContributedCollection {
+    /// The element type: what was contributed.
+    static var elementType: Any.Type { get }
+    /// Whether it holds the named elements only: a dictionary keyed by name.
+    static var holdsOnlyNamedElements: Bool { get }
+    /// Whether `store` sees any element of the collection.
+    static func hasElements(in store: DependencyStore) -> Bool
+    /// The collection, or `nil` when nothing was contributed to it.
+    static func assemble(in store: DependencyStore, requester: Requester) -> Self?
+}
+
+extension Array: ContributedCollection {
+    static var elementType: Any.Type { Element.self }
+    static var holdsOnlyNamedElements: Bool { false }
+
+    static func hasElements(in store: DependencyStore) -> Bool {
+        !store.contributions(of: Element.self).isEmpty
+    }
+
+    static func assemble(in store: DependencyStore, requester: Requester) -> [Element]? {
+        guard hasElements(in: store) else { return nil }
+        return store.resolveContributions(of: Element.self, requester: requester).map(\.value)
+    }
+}
+
+extension Dictionary: ContributedCollection where Key == String {
+    static var elementType: Any.Type { Value.self }
+    static var holdsOnlyNamedElements: Bool { true }
+
+    static func hasElements(in store: DependencyStore) -> Bool {
+        store.contributions(of: Value.self).contains { $0.registration.name != nil }
+    }
+
+    static func assemble(in store: DependencyStore, requester: Requester) -> [String: Value]? {
+        guard hasElements(in: store) else { return nil }
+        var elements: [String: Value] = [:]
+        for (name, value) in store.resolveContributions(of: Value.self, namedOnly: true, requester: requester) {
+            if let name { elements[name] = value }
+        }
+        return elements
+    }
+}

@@ -1,0 +1,151 @@
+extension DependencyStore {
+    /// Removes this store's registration of `type` (under `name`), and the instance it keeps: the
+    /// next resolve finds a parent's registration, or none.
+    ///
+    /// ```swift
+    /// store.unregister(SessionRepository.self)
+    /// ```
+    ///
+    /// The kept instance is released after the store's lock is dropped (its `deinit` may
+    /// resolve), and stores layered over this one forget what they built from the registration.
+    /// Instances already handed out live on as long as their holders keep them, and an
+    /// `@Injected` property that has already read its value keeps it; one that has not read yet
+    /// resolves whatever is registered at its first read, and traps if nothing is, naming the
+    /// removal. Only this store's own registration is removed: a parent's stays, and stays
+    /// visible through this store.
+    ///
+    /// - Parameters:
+    ///   - type: The registered type.
+    ///   - name: The name it was registered under; `nil`, the default, for the unnamed one.
+    ///   - fileID: The caller's file, for diagnostics. Leave the default.
+    ///   - line: The caller's line, for diagnostics. Leave the default.
+    /// - Returns: Whether there was a registration to remove.
+    @discardableResult
+    public func unregister<T>(
+        _ type: T.Type,
+        name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Bool {
+        let location = SourceLocation(fileID: fileID, line: line)
+        let removed: AnyRegistration? = registry.withLock { registry in
+            let key = ObjectIdentifier(type)
+            guard let registration = registry[key, name] else { return nil }
+            registry[key, name] = nil
+            registry.removals[TypeAndName(type: key, name: name)] = Removal(
+                registeredAt: registration.location, removedAt: location, how: "unregister(_:)")
+            return registration
+        }
+        guard let removed else { return false }
+        release([removed])
+        return true
+    }
+
+    /// Removes everything that assemblies of type `assembly` registered in this store: their
+    /// registrations, contributions, decorators and requirements, and the instances those
+    /// registrations keep. What an assembly does at logout:
+    ///
+    /// ```swift
+    /// DependencyStore.shared.apply(SessionAssembly(user: user))   // at login
+    /// DependencyStore.shared.unload(SessionAssembly.self)          // at logout
+    /// ```
+    ///
+    /// A registration counts as the assembly's when it was made while ``apply(_:)-([any Assembly])``
+    /// ran the assembly, on that thread; one that a later registration replaced is gone already,
+    /// and what the assembly itself replaced does not come back. The kept instances are released
+    /// after the store's lock is dropped; see ``unregister(_:name:fileID:line:)`` for instances
+    /// already handed out and for `@Injected` properties.
+    ///
+    /// - Parameters:
+    ///   - assembly: The type of the assembly to unload.
+    ///   - fileID: The caller's file, for diagnostics. Leave the default.
+    ///   - line: The caller's line, for diagnostics. Leave the default.
+    /// - Returns: How many registrations and contributions were removed: 0 when the assembly was
+    ///   never applied to this store, or was unloaded already.
+    @discardableResult
+    public func unload<A: Assembly>(_ assembly: A.Type, fileID: StaticString = #fileID, line: UInt = #line) -> Int {
+        let tag = AssemblyTag(assembly)
+        let location = SourceLocation(fileID: fileID, line: line)
+        let how = "unload(\(tag.name).self)"
+        let (removed, decorators): ([AnyRegistration], Int) = registry.withLock { registry in
+            var removed: [AnyRegistration] = []
+            for registration in registry.all where registration.assembly == tag {
+                let key = ObjectIdentifier(registration.type)
+                registry[key, registration.name] = nil
+                registry.removals[TypeAndName(type: key, name: registration.name)] = Removal(
+                    registeredAt: registration.location, removedAt: location, how: how)
+                removed.append(registration)
+            }
+            for (key, elements) in registry.contributions {
+                let kept = elements.filter { $0.assembly != tag }
+                guard kept.count != elements.count else { continue }
+                removed += elements.filter { $0.assembly == tag }
+                registry.contributions[key] = kept.isEmpty ? nil : kept
+            }
+            var decorators = 0
+            for (key, entries) in registry.decorators {
+                let kept = entries.filter { $0.assembly != tag }
+                decorators += entries.count - kept.count
+                registry.decorators[key] = kept.isEmpty ? nil : kept
+            }
+            registry.requirements.removeAll { $0.assembly == tag }
+            return (removed, decorators)
+        }
+        if decorators != 0 {
+            core.adjustDecoratorsInScope(by: -decorators)
+        }
+        release(removed)
+        return removed.count
+    }
+
+    /// Makes the stores layered over this one forget what they built from `removed`, then
+    /// releases `removed` (and the instances they keep) with no lock held.
+    private func release(_ removed: [AnyRegistration]) {
+        for registration in removed {
+            core.forgetInDescendants(registration)
+        }
+        // The registrations, their slots and the instances in them are released here, with no
+        // lock held: an instance's deinit may resolve from this store.
+    }
+
+    /// Declares that some assembly must register `type` (under `name`) for this module to work:
+    /// what a feature module promises the app will provide. ``verify(sampleArguments:timeout:captives:overrides:)``
+    /// reports a requirement nothing registers, naming who declared it, and the trap of a resolve
+    /// that finds nothing names it too.
+    ///
+    /// ```swift
+    /// struct CheckoutAssembly: Assembly {
+    ///     func assemble(into store: DependencyStore) {
+    ///         store.require(PaymentGateway.self)   // the app registers the live one
+    ///         store.register(CheckoutModel.self) { store in CheckoutModel(gateway: store.resolve()) }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A requirement is met by a registration in this store or a parent, made before or after it
+    /// was declared; a collection type (`[T]`) is met by a contribution to it.
+    ///
+    /// - Parameters:
+    ///   - type: The type some assembly must register.
+    ///   - name: The name it must be registered under; `nil`, the default, for the unnamed one.
+    ///   - fileID: Where the requirement is declared, for diagnostics. Leave the default.
+    ///   - line: The line where it is declared. Leave the default.
+    public func require<T>(_ type: T.Type, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
+        let requirement = Requirement(
+            type: type, name: name, location: SourceLocation(fileID: fileID, line: line), assembly: AssemblyTag.current)
+        registry.withLock { $0.requirements.append(requirement) }
+    }
+
+    /// Whether a resolve of `type` (under `name`) through this store finds something: a
+    /// registration, or, for a collection type, a contribution.
+    func canResolve(_ type: Any.Type, name: String?) -> Bool {
+        let key = ObjectIdentifier(type)
+        for store in sequence(first: self, next: \.parent) where store.ownRegistration(for: key, name: name) != nil {
+            return true
+        }
+        if name == nil, let collection = type as? any ContributedCollection.Type {
+            return collection.hasElements(in: self)
+        }
+        return false
+    }
+}

@@ -1,0 +1,31 @@
+/// A decorator added with `decorate`: what it applies to, and the closure, with its type erased
+/// so that decorators of every type share one dictionary.
+struct Decorator {
+    /// Which instances of its type it decorates.
+    enum Target: Equatable {
+        /// Those of the registration resolved by this name (`nil`: the unnamed one).
+        case registration(name: String?)
+        /// Those of every registration of the type, under any name, and of every contribution.
+        case every
+    }
+
+    let target: Target
+    /// Where `decorate` was called.
+    let location: SourceLocation
+    /// The assembly that was being applied when it was added, if any.
+    let assembly: AssemblyTag?
+    /// Takes and returns a value of the decorated type.
+    let apply: (DependencyStore, Any) -> Any
+
+    /// Whether it decorates what `registration` builds. A forward builds nothing of its own (it
+    /// hands out the instance of the registration it forwards to, which its decorators saw), so
+    /// no decorator applies to it.
+    func applies(to registration: AnyRegistration) -> Bool {
+        switch (target, registration.role) {
+        case (_, .forward): false
+        case (.every, _): true
+        case (.registration(let name), .registration): registration.name == name
+        case (.registration, .contribution): false
+        }
+    }
+}
