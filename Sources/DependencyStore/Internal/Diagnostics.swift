@@ -43,7 +43,19 @@ extension DependencyStore {
         let shortName = Diagnostics.shortName(of: type)
         let implementation = Diagnostics.implementationName(for: shortName)
         let nameArgument = name.map { ", name: \"\($0)\"" } ?? ""
-        if !sameType.isEmpty {
+        if name == nil, let collection = type as? any ContributedCollection.Type {
+            let element = Diagnostics.shortName(of: collection.elementType)
+            let named =
+                collection.holdsOnlyNamedElements
+                ? ", name: \"\(Diagnostics.implementationName(for: element).lowercased())\"" : ""
+            lines.append(
+                "  '\(shortName)' is the collection of '\(element)': \(collection.holdsOnlyNamedElements ? "no named element" : "nothing") is contributed to it."
+            )
+            lines.append("  To fix: contribute its elements, in this store or a parent:")
+            lines.append(
+                "      contribute(\(Diagnostics.implementationName(for: element))(), to: \(element).self\(named))")
+            lines.append("  Or call resolveAll(\(element).self), which returns [] when nothing is contributed.")
+        } else if !sameType.isEmpty {
             lines.append("  To fix: ask for one of the names above, or register '\(shortName)' under this one:")
             lines.append("      register(\(implementation)(), for: \(shortName).self\(nameArgument))")
         } else if isRoot {
@@ -208,13 +220,6 @@ extension DependencyStore {
             for requirement in requirements {
                 lines.append("  Required by: \(requirement.declarer), which expects the app to register it.")
             }
-        }
-        if name == nil, let collection = type as? any ContributedCollection.Type {
-            let element = Diagnostics.shortName(of: collection.elementType)
-            lines.append(
-                "  '\(Diagnostics.shortName(of: type))' is a collection: nothing is contributed to it. Contribute its "
-                    + "elements with contribute(_:to: \(element).self), or call resolveAll(\(element).self), which "
-                    + "returns [] when there are none.")
         }
         return lines
     }

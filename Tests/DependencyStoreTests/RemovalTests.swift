@@ -1,0 +1,215 @@
+import DependencyStore
+import Foundation
+import Testing
+
+/// Seed 002's session: what the user's repository is, after login.
+private final class UserRepository {
+    let user: String
+    init(user: String) { self.user = user }
+}
+
+/// An object that lives for a while, to see when it is released.
+private final class Tracked {
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void = {}) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
+private struct LoginAssembly: Assembly {
+    let user: String
+
+    func assemble(into store: DependencyStore) {
+        store.register(UserRepository.self, scope: .singleton) { [user] _ in UserRepository(user: user) }
+        store.contribute(NamedPlugin("session-plugin"), to: Plugin.self)
+        store.decorate(every: Greeting.self) { _, greeting in FixedGreeting(greeting.text + " (signed in)") }
+        store.require(Clock.self)
+    }
+}
+
+private struct BaseAssembly: Assembly {
+    func assemble(into store: DependencyStore) {
+        store.register(Greeting.self) { _ in FixedGreeting("hello") }
+        store.contribute(NamedPlugin("base-plugin"), to: Plugin.self)
+    }
+}
+
+/// Holds the repository through a property, as a view model would.
+private final class AccountModel {
+    @Injected var repository: UserRepository
+}
+
+struct RemovalTests {
+    @Test func unregisterRemovesTheRegistrationAndReleasesItsInstance() {
+        let store = DependencyStore()
+        weak var released: Tracked?
+        store.register(Tracked.self, scope: .singleton) { _ in Tracked() }
+        do {
+            let instance = store.resolve(Tracked.self)
+            released = instance
+        }
+        #expect(released != nil, "kept by the store")
+        #expect(store.unregister(Tracked.self))
+        #expect(released == nil, "released with the registration")
+        #expect(!store.isRegistered(Tracked.self))
+        #expect(!store.unregister(Tracked.self), "nothing left to remove")
+    }
+
+    @Test func aResolveAfterRemovalNamesTheRemoval() {
+        let store = DependencyStore()
+        store.register(FixedGreeting("hi"), for: Greeting.self)
+        store.unregister(Greeting.self)
+        do {
+            _ = try store.tryResolve(Greeting.self)
+            Issue.record("resolved after unregister")
+        } catch {
+            #expect(error.kind == .notRegistered)
+            #expect(error.description.contains("It was registered at DependencyStoreTests/RemovalTests.swift:"))
+            #expect(
+                error.description.contains("and removed by unregister(_:) at DependencyStoreTests/RemovalTests.swift:"))
+        }
+        // Registering again forgets the removal.
+        store.register(FixedGreeting("again"), for: Greeting.self)
+        store.unregister(Greeting.self, name: "other")
+        #expect(store.resolve(Greeting.self).text == "again")
+    }
+
+    @Test func unregisteringInAChildUncoversTheParentsRegistration() {
+        let parent = DependencyStore()
+        parent.register(FixedGreeting("live"), for: Greeting.self)
+        let child = DependencyStore(parent: parent)
+        child.register(FixedGreeting("mock"), for: Greeting.self)
+        #expect(child.resolve(Greeting.self).text == "mock")
+        child.unregister(Greeting.self)
+        #expect(child.resolve(Greeting.self).text == "live")
+        #expect(!child.unregister(Greeting.self), "the parent's is not the child's to remove")
+    }
+
+    @Test func unloadRemovesEverythingTheAssemblyMadeAndNothingElse() {
+        let store = DependencyStore()
+        store.register(FixedClock(1), for: Clock.self)
+        store.apply(BaseAssembly(), LoginAssembly(user: "ada"))
+        #expect(store.resolve(UserRepository.self).user == "ada")
+        #expect(store.resolveAll(Plugin.self).map(\.id) == ["base-plugin", "session-plugin"])
+        #expect(store.resolve(Greeting.self).text == "hello (signed in)")
+        weak var repository: UserRepository?
+        do { repository = store.resolve(UserRepository.self) }
+
+        let removed = store.unload(LoginAssembly.self)
+
+        #expect(removed == 2, "the registration and the element")
+        #expect(repository == nil, "the kept instance is released")
+        #expect(!store.isRegistered(UserRepository.self))
+        #expect(store.resolveAll(Plugin.self).map(\.id) == ["base-plugin"])
+        #expect(store.resolve(Greeting.self).text == "hello", "its decorator went too")
+        #expect(store.resolve(Clock.self).now == 1)
+        #expect(store.unload(LoginAssembly.self) == 0, "unloading again removes nothing")
+
+        // The next login starts from scratch.
+        store.apply(LoginAssembly(user: "grace"))
+        #expect(store.resolve(UserRepository.self).user == "grace")
+    }
+
+    @Test func aStrayResolveAfterLogoutIsNamedInsteadOfRebuildingThePreviousUsersRepository() {
+        let store = DependencyStore()
+        store.apply(LoginAssembly(user: "ada"))
+        store.unload(LoginAssembly.self)
+        do {
+            _ = try store.tryResolve(UserRepository.self)
+            Issue.record("the previous user's repository was rebuilt")
+        } catch {
+            #expect(
+                error.description.contains(
+                    "removed by unload(LoginAssembly.self) at DependencyStoreTests/RemovalTests.swift:"))
+        }
+    }
+
+    @Test func anInjectedPropertyKeepsWhatItReadAndOneNotYetReadResolvesWhatIsThereAtItsFirstRead() {
+        let store = DependencyStore()
+        store.apply(LoginAssembly(user: "ada"))
+        let readBefore = store.execute { AccountModel() }
+        let notReadYet = store.execute { AccountModel() }
+        #expect(readBefore.repository.user == "ada")
+
+        store.unload(LoginAssembly.self)
+        store.apply(LoginAssembly(user: "grace"))
+
+        #expect(readBefore.repository.user == "ada", "a read property keeps its value")
+        #expect(notReadYet.repository.user == "grace", "an unread one resolves at its first read")
+    }
+
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+    @Test func anInjectedPropertyReadAfterUnloadTrapsNamingTheUnload() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let store = DependencyStore()
+                store.apply(LoginAssembly(user: "ada"))
+                let model = store.execute { AccountModel() }
+                store.unload(LoginAssembly.self)
+                _ = model.repository
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("no registration for 'DependencyStoreTests.(unknown context"))
+        #expect(stderr.contains("removed by unload(LoginAssembly.self)"))
+        #expect(
+            stderr.contains("Requested by: the @Injected property declared at DependencyStoreTests/RemovalTests.swift:")
+        )
+    }
+    #endif
+
+    @Test func aDeinitThatResolvesDuringUnloadCompletes() {
+        let store = DependencyStore()
+        store.register(FixedGreeting("hi"), for: Greeting.self)
+        let resolvedInDeinit = Recorded<String?>(nil)
+        struct Resolving: Assembly {
+            let record: Recorded<String?>
+            func assemble(into store: DependencyStore) {
+                store.register(Tracked.self, scope: .singleton) { [record] store in
+                    Tracked { record.set(store.resolve(Greeting.self).text) }
+                }
+            }
+        }
+        store.apply(Resolving(record: resolvedInDeinit))
+        _ = store.resolve(Tracked.self)
+        store.unload(Resolving.self)
+        #expect(resolvedInDeinit.value == "hi")
+    }
+
+    @Test func removalsReachStoresLayeredOver() {
+        let parent = DependencyStore()
+        parent.register(Tracked.self, scope: .singleton) { _ in Tracked() }
+        let child = DependencyStore(parent: parent)
+        weak var childInstance: Tracked?
+        do { childInstance = child.resolve(Tracked.self) }
+        #expect(childInstance != nil)
+        parent.unregister(Tracked.self)
+        #expect(childInstance == nil, "the child forgot what it built from the removed registration")
+        #expect(!child.isRegistered(Tracked.self))
+    }
+
+    @Test func removalRacingResolvesNeverHandsOutARemovedRegistrationsInstanceAfterward() {
+        // Some threads register and unregister a singleton whose factory does real work; others
+        // resolve it. After each unregister returns, the remover's own next check must not see it,
+        // and nothing crashes or deadlocks (a build in flight during the removal keeps nothing).
+        let store = DependencyStore()
+        let stale = Counter()
+        onManyThreads(threads: 6, rounds: 1) { _, thread in
+            for index in 0..<150 {
+                if thread < 2 {
+                    let name = "n\(thread)"
+                    store.register(Session.self, name: name, scope: .singleton) { _ in
+                        var spin = 0
+                        for step in 0..<2_000 { spin &+= step }
+                        return Session(spin == 0 ? -1 : index)
+                    }
+                    store.unregister(Session.self, name: name)
+                    if store.isRegistered(Session.self, name: name) { stale.increment() }
+                } else {
+                    _ = store.resolveIfRegistered(Session.self, name: "n\(index % 2)")
+                }
+            }
+        }
+        #expect(stale.value == 0)
+        #expect(store.registrations.isEmpty)
+    }
+}
