@@ -15,3 +15,8 @@ final class Greeting {
 }
 
 let store = DependencyStore()
+
+protocol PaymentGateway {}
+final class CheckoutModel {
+    init(gateway: PaymentGateway) {}
+}

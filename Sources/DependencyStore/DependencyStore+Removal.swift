@@ -50,7 +50,7 @@ extension DependencyStore {
     /// DependencyStore.shared.unload(SessionAssembly.self)          // at logout
     /// ```
     ///
-    /// A registration counts as the assembly's when it was made while ``apply(_:)-([any Assembly])``
+    /// A registration counts as the assembly's when it was made while `apply`
     /// ran the assembly, on that thread; one that a later registration replaced is gone already,
     /// and what the assembly itself replaced does not come back. The kept instances are released
     /// after the store's lock is dropped; see ``unregister(_:name:fileID:line:)`` for instances

@@ -35,7 +35,7 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
     /// ``DependencyStore/forward(_:name:to:named:fileID:line:)``; `nil` otherwise.
     public let forwardsTo: String?
     /// The assembly that registered it (`SessionAssembly`), if it was registered while
-    /// ``DependencyStore/apply(_:)-([any Assembly])`` ran one.
+    /// `apply` ran one.
     public let assembly: String?
 
     init(_ registration: AnyRegistration, hasKeptInstance: Bool, inheritedFrom: String?) {

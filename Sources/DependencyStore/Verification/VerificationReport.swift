@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``DependencyStore/verify(sampleArguments:timeout:captives:)`` found: the problems, the
+/// What ``DependencyStore/verify(sampleArguments:timeout:captives:overrides:)`` found: the problems, the
 /// registrations it could not build without arguments, and the graph it observed.
 ///
 /// ```swift
@@ -157,7 +157,7 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     }
 }
 
-/// One thing wrong with a store's wiring, as ``DependencyStore/verify(sampleArguments:timeout:captives:)``
+/// One thing wrong with a store's wiring, as ``DependencyStore/verify(sampleArguments:timeout:captives:overrides:)``
 /// reports it.
 public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
