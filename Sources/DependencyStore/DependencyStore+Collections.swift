@@ -148,7 +148,7 @@ extension DependencyStore {
             // Removed or replaced since it was listed: as if the collection had been read after.
             guard let found = found(element: registration, of: owner) else { continue }
             do {
-                values.append((registration.name, try resolve(found, as: type, arguments: .none, requester: requester)))
+                values.append((registration.name, try resolveElement(found, as: type, requester: requester)))
             } catch {
                 fail(error, resolving: type, name: registration.name, at: requester)
             }
@@ -160,7 +160,7 @@ extension DependencyStore {
     func resolveContribution<T>(_ registration: Registration<T>, requester: Requester) -> T? {
         guard let found = found(element: registration, of: self) else { return nil }
         do {
-            return try resolve(found, as: T.self, arguments: .none, requester: requester)
+            return try resolveElement(found, as: T.self, requester: requester)
         } catch {
             fail(error, resolving: T.self, name: registration.name, at: requester)
         }
@@ -178,9 +178,7 @@ extension DependencyStore {
         }
         return registry.withLock { registry in
             guard isHeld(registry) else { return nil }
-            return Found(
-                registration: element, slot: element.slot, kept: element.slot?.kept,
-                decorated: registry.decoratorsInScope != 0)
+            return Found(registration: element, slot: element.slot, kept: element.slot?.kept)
         }
     }
 }

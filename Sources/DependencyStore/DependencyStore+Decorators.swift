@@ -87,7 +87,7 @@ extension DependencyStore {
     /// `value` after the decorators that apply, if this store or an ancestor has any: for builds
     /// that did not look the registration up with `lookUp` (an `async` factory's).
     func decoratedIfAny<T>(_ value: T, of registration: AnyRegistration) -> T {
-        registry.withLock { $0.decoratorsInScope } == 0 ? value : decorated(value, of: registration)
+        hasDecoratorsInScope ? decorated(value, of: registration) : value
     }
 
     /// `value`, which `registration` just built, after the decorators of this store and its

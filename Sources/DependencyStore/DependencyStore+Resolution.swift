@@ -218,9 +218,6 @@ extension DependencyStore {
         let slot: InstanceSlot?
         /// An `InstanceBox` for `.singleton` and custom scopes, the object itself for `.weak`.
         let kept: AnyObject?
-        /// Whether the resolving store or an ancestor has decorators, so a build must look for
-        /// those that apply (see `DependencyStore+Decorators.swift`).
-        let decorated: Bool
     }
 
     /// What one lookup found: a built instance to return as it is, or a registration to resolve.
@@ -239,10 +236,7 @@ extension DependencyStore {
             if takingKeptInstance, stored.isPlain, let kept = stored.slot?.kept {
                 return .kept(kept, stored.lifetime)
             }
-            return .found(
-                Found(
-                    registration: stored, slot: stored.slot, kept: stored.slot?.kept,
-                    decorated: registry.decoratorsInScope != 0))
+            return .found(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
         }
         return own ?? findInherited(key, name: name).map(Lookup.found)
     }
@@ -271,15 +265,14 @@ extension DependencyStore {
         inheritedFrom owner: DependencyStore,
         stillHeld: (StoreCore.Registry) -> Bool
     ) -> Found? {
-        registry.withLock { registry in
-            let decorated = registry.decoratorsInScope != 0
-            guard registration.slot != nil else {
-                return Found(registration: registration, slot: nil, kept: nil, decorated: decorated)
-            }
+        guard registration.slot != nil else {
+            return Found(registration: registration, slot: nil, kept: nil)
+        }
+        return registry.withLock { registry in
             let id = ObjectIdentifier(registration)
             // The entry keeps its registration alive, so `id` names this one while it exists.
             if let slot = registry.inheritedSlots[id]?.slot {
-                return Found(registration: registration, slot: slot, kept: slot.kept, decorated: decorated)
+                return Found(registration: registration, slot: slot, kept: slot.kept)
             }
             // Only for a registration the ancestor still has: one replaced since it was looked up
             // has had this store's slots for it purged, and a slot made now would keep its instance
@@ -287,16 +280,47 @@ extension DependencyStore {
             guard owner.registry.withLock({ stillHeld($0) }) else { return nil }
             let slot = InstanceSlot()
             registry.inheritedSlots[id] = (registration, slot)
-            return Found(registration: registration, slot: slot, kept: nil, decorated: decorated)
+            return Found(registration: registration, slot: slot, kept: nil)
         }
     }
 
+    /// `found`, resolved: what resolving a collection's elements calls, one element at a time.
+    func resolveElement<T>(_ found: Found, as type: T.Type, requester: Requester) throws(ResolutionError) -> T {
+        try resolve(found, as: type, arguments: .none, requester: requester)
+    }
+
     @inline(never)
-    func resolve<T>(
+    private func resolve<T>(
         _ found: Found,
         as type: T.Type,
         arguments: GivenArguments,
         requester: Requester
+    ) throws(ResolutionError) -> T {
+        // Two copies of one body: the one every app runs, with no decorator code in it at all,
+        // and the one for a store with decorators in scope. The check is one load.
+        if _slowPath(hasDecoratorsInScope) {
+            return try resolveDecorating(found, as: type, arguments: arguments, requester: requester)
+        }
+        return try resolve(found, as: type, arguments: arguments, requester: requester, decorating: false)
+    }
+
+    @inline(never)
+    private func resolveDecorating<T>(
+        _ found: Found,
+        as type: T.Type,
+        arguments: GivenArguments,
+        requester: Requester
+    ) throws(ResolutionError) -> T {
+        try resolve(found, as: type, arguments: arguments, requester: requester, decorating: true)
+    }
+
+    @inline(__always)
+    private func resolve<T>(
+        _ found: Found,
+        as type: T.Type,
+        arguments: GivenArguments,
+        requester: Requester,
+        decorating: Bool
     ) throws(ResolutionError) -> T {
         let registration = found.registration
         if let verifier {
@@ -320,19 +344,18 @@ extension DependencyStore {
         }
         switch registration.lifetime {
         case .unique:
-            return build(typed, arguments: arguments, on: stack, decorated: found.decorated)
+            return build(typed, arguments: arguments, on: stack, decorating: decorating)
         case .graph:
             if let shared = stack.graphInstance(of: registration, in: self) {
                 return shared as! T
             }
-            let value = build(typed, arguments: arguments, on: stack, decorated: found.decorated)
+            let value = build(typed, arguments: arguments, on: stack, decorating: decorating)
             stack.rememberInGraph(value, of: registration, in: self)
             return value
         case .cached, .weak:
             // Every cached scope has a slot (see `lookUp` and `findInherited`).
             return try buildOnce(
-                typed, in: found.slot!, arguments: arguments, on: stack, decorated: found.decorated,
-                requester: requester)
+                typed, in: found.slot!, arguments: arguments, on: stack, decorating: decorating, requester: requester)
         }
     }
 
@@ -360,7 +383,7 @@ extension DependencyStore {
         in slot: InstanceSlot,
         arguments: GivenArguments,
         on stack: ResolutionStack,
-        decorated: Bool,
+        decorating: Bool,
         requester: Requester
     ) throws(ResolutionError) -> T {
         if let refusal = slot.gate.enter(on: stack, waitingFor: .instance(registration, store: self)) {
@@ -375,7 +398,7 @@ extension DependencyStore {
         let (kept, generation) = registry.withLock { _ in (slot.kept, slot.generation) }
         if let kept { return Self.instance(kept, as: T.self, lifetime: registration.lifetime) }
 
-        let value = build(registration, arguments: arguments, on: stack, decorated: decorated)
+        let value = build(registration, arguments: arguments, on: stack, decorating: decorating)
         // A reset while the factory ran discards this build too: the caller still gets it. So does
         // the release of the store: a closed store keeps nothing.
         if registration.lifetime == .weak {
@@ -395,19 +418,19 @@ extension DependencyStore {
         return value
     }
 
-    /// Runs the factory, then the decorators that apply, with this resolution pushed on the
-    /// thread's chain (so a decorator that resolves the instance it decorates is a cycle); no lock
-    /// is held.
+    /// Runs the factory, then (with `decorating`) the decorators that apply, with this resolution
+    /// pushed on the thread's chain, so a decorator that resolves the instance it decorates is a
+    /// cycle; no lock is held.
     @inline(__always)
     private func build<T>(
         _ registration: Registration<T>,
         arguments: GivenArguments,
         on stack: ResolutionStack,
-        decorated: Bool
+        decorating: Bool
     ) -> T {
         stack.push(ResolutionStack.Frame(store: self, registration: registration))
         defer { stack.pop() }
-        let value = registration.build(self, arguments)
-        return decorated ? self.decorated(value, of: registration) : value
+        guard decorating else { return registration.build(self, arguments) }
+        return decorated(registration.build(self, arguments), of: registration)
     }
 }

@@ -1,3 +1,5 @@
+internal import DependencyStoreAtomics
+
 /// A type-keyed store of lazy factories: register how to build a dependency once, resolve it
 /// wherever it is needed.
 ///
@@ -62,6 +64,10 @@ public final class DependencyStore {
     /// too for the same reason as `registry`.
     let verifier: Verifier?
 
+    /// The core's count of decorators in scope, held here too so that a build reads it with one
+    /// load less (see `StoreCore.hasDecoratorsInScope`).
+    let decoratorCount: UnsafeMutablePointer<Int>
+
     enum Origin {
         case root
         case createdAt(SourceLocation)
@@ -88,6 +94,7 @@ public final class DependencyStore {
         core = StoreCore(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: nil, verifier: nil)
         registry = core.registry
         self.verifier = core.verifier
+        decoratorCount = core.decoratorCount
         ownsCore = true
     }
 
@@ -116,14 +123,15 @@ public final class DependencyStore {
         core = StoreCore(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: parent, verifier: nil)
         registry = core.registry
         self.verifier = core.verifier
+        decoratorCount = core.decoratorCount
         ownsCore = true
         let inheritedDecorators = parent.registry.withLock { [core] registry in
             registry.addChild(core)
-            return registry.decoratorsInScope
+            return parent.core.decoratorsInScope
         }
         // Added, not set: a decorator added to the parent since `addChild` has counted here too.
         if inheritedDecorators != 0 {
-            registry.withLock { $0.decoratorsInScope += inheritedDecorators }
+            core.adjustDecoratorsInScope(by: inheritedDecorators, descendants: false)
         }
     }
 
@@ -131,6 +139,7 @@ public final class DependencyStore {
         core = StoreCore(origin: origin, parent: nil, verifier: verifier)
         registry = core.registry
         self.verifier = core.verifier
+        decoratorCount = core.decoratorCount
         ownsCore = true
     }
 
@@ -140,6 +149,7 @@ public final class DependencyStore {
         core = StoreCore(origin: .test(name), parent: nil, verifier: nil)
         registry = core.registry
         verifier = core.verifier
+        decoratorCount = core.decoratorCount
         ownsCore = true
     }
 
@@ -149,6 +159,7 @@ public final class DependencyStore {
         self.core = core
         registry = core.registry
         self.verifier = core.verifier
+        decoratorCount = core.decoratorCount
         ownsCore = false
     }
 
@@ -190,6 +201,11 @@ public final class DependencyStore {
     /// registrations and kept instances, which does not close the core when it goes.
     static func resolving(through core: StoreCore) -> DependencyStore {
         DependencyStore(borrowing: core)
+    }
+
+    /// Whether a build must look for decorators: see `StoreCore.hasDecoratorsInScope`.
+    var hasDecoratorsInScope: Bool {
+        @inline(__always) get { dependency_store_load_relaxed(decoratorCount) != 0 }
     }
 
     /// Whether this is the process-wide root store.

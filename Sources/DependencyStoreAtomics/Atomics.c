@@ -11,3 +11,7 @@ void *dependency_store_load_acquire(void **address) {
 void dependency_store_store_release(void **address, void *value) {
     __atomic_store_n(address, value, __ATOMIC_RELEASE);
 }
+
+void dependency_store_add(intptr_t *address, intptr_t delta) {
+    __atomic_fetch_add(address, delta, __ATOMIC_RELAXED);
+}

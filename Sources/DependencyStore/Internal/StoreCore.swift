@@ -1,3 +1,5 @@
+internal import DependencyStoreAtomics
+
 /// What a ``DependencyStore`` resolves with: its registrations, the instances it keeps for them,
 /// its parent and its name in diagnostics.
 ///
@@ -23,10 +25,20 @@ final class StoreCore {
     // the slow path, about 150 instructions. A property bound to the core resolves through a
     // handle of its own over the same core instead (`DependencyStore.resolving(through:)`).
 
+    /// The count of decorators in scope (see `hasDecoratorsInScope`), outside the registry: a
+    /// build reads it with no lock. Changed only through `adjustDecoratorsInScope`.
+    let decoratorCount: UnsafeMutablePointer<Int>
+
     init(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) {
         self.origin = origin
         self.parent = parent
         self.verifier = verifier
+        decoratorCount = .allocate(capacity: 1)
+        decoratorCount.initialize(to: 0)
+    }
+
+    deinit {
+        decoratorCount.deallocate()
     }
 
     struct Registry {
@@ -63,10 +75,6 @@ final class StoreCore {
         /// The decorators added to this store, by `ObjectIdentifier` of the type they decorate, in
         /// the order added.
         var decorators: [ObjectIdentifier: [Decorator]] = [:]
-        /// How many decorators this store and its ancestors have: while it is 0, which it is in
-        /// almost every store, a build does not look for any. Read in the lookup's critical
-        /// section, so it costs a resolve nothing more.
-        var decoratorsInScope = 0
         /// What assemblies (or anyone) declared that some assembly must register, in order.
         var requirements: [Requirement] = []
         /// Every registration (or named contribution) that replaced another of this store, in
@@ -123,16 +131,29 @@ final class StoreCore {
         _ = released
     }
 
-    /// Adds `delta` to the count of decorators in scope of this store and of every store layered
-    /// over it, at any depth.
-    func adjustDecoratorsInScope(by delta: Int) {
+    /// Adds `delta` to the count of decorators in scope of this store and, unless told not to,
+    /// of every store layered over it, at any depth. Each store's count changes while its lock is
+    /// held, so a child made meanwhile either is on the list or read the count after the change.
+    func adjustDecoratorsInScope(by delta: Int, descendants: Bool = true) {
         var pending = [self]
         while let core = pending.popLast() {
             core.registry.withLock { registry in
-                registry.decoratorsInScope += delta
-                pending += registry.children.compactMap(\.core)
+                dependency_store_add(core.decoratorCount, delta)
+                if descendants { pending += registry.children.compactMap(\.core) }
             }
         }
+    }
+
+    /// How many decorators this store and its ancestors have.
+    var decoratorsInScope: Int {
+        dependency_store_load_relaxed(decoratorCount)
+    }
+
+    /// Whether a build must look for decorators: one relaxed load, so that while none is in
+    /// scope (almost always) a build pays nothing more. A decorator added while a build runs may
+    /// or may not apply to it, as with any registration made meanwhile.
+    var hasDecoratorsInScope: Bool {
+        @inline(__always) get { dependency_store_load_relaxed(decoratorCount) != 0 }
     }
 
     /// Releases every instance the store keeps and keeps none from now on: called when the store

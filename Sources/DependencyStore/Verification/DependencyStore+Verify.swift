@@ -131,12 +131,15 @@ extension DependencyStore {
                 }
                 for (key, entries) in decorators {
                     copy.decorators[key, default: []] += entries
-                    copy.decoratorsInScope += entries.count
                 }
             }
             for (key, copies) in elements {
                 copy.contributions[key] = copies
             }
+        }
+        let decorators = registry.withLock { $0.decorators.values.reduce(0) { $0 + $1.count } }
+        if decorators != 0 {
+            core.adjustDecoratorsInScope(by: decorators, descendants: false)
         }
     }
 }
