@@ -39,6 +39,14 @@ struct DetailScreen {
 
 final class Session {}
 
+final class AccountCoordinator {
+    func didLogOut() {}
+}
+
+protocol SessionType: AnyObject, Sendable {
+    var user: String { get }
+}
+
 protocol Analytics {
     func track(_ event: String)
 }

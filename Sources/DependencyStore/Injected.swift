@@ -30,6 +30,11 @@
 /// `@Injected(name: "formal") var greeting: Greeting`. For a dependency that may not be
 /// registered at all, use ``OptionalInjected``.
 ///
+/// Its projected value tells whether the first read has happened: `$greeting.isResolved`. It
+/// cannot be released: reads take no lock, and a read racing a release that frees the value would
+/// return freed memory, unless every read paid for a lock. For a value to drop and resolve again,
+/// use ``ReleasableInjected``; for a delegate or a parent, held weakly, ``WeakInjected``.
+///
 /// > Important: A missing registration traps on the first read, with a message that names this
 /// > property's declaration (file and line), the store, and how to fix it. A registration whose
 /// > factory takes arguments cannot be injected: resolve it with `resolve(_:arguments:)`.
@@ -83,6 +88,26 @@ public final class Injected<T> {
             return published.assumingMemoryBound(to: T.self).pointee
         }
         return resolveFirst()
+    }
+
+    /// The property itself, for `$greeting.isResolved`.
+    ///
+    /// ```swift
+    /// #expect(!screen.$greeting.isResolved)
+    /// ```
+    public var projectedValue: Injected<T> { self }
+
+    /// Whether the first read has resolved the value: `false` until then, `true` for ever after.
+    ///
+    /// There is no `release()`: see ``Injected`` for why, and use ``ReleasableInjected`` for a
+    /// value to drop and resolve again.
+    ///
+    /// ```swift
+    /// _ = screen.greeting
+    /// #expect(screen.$greeting.isResolved)
+    /// ```
+    public var isResolved: Bool {
+        cell.gate.published != nil
     }
 
     /// The first read: resolves exactly once, then publishes.

@@ -31,8 +31,9 @@ public struct ResolutionError: Error, CustomStringConvertible {
         /// The arguments passed do not match the ones the registration's factory takes (or one
         /// side has arguments and the other has none).
         public static let wrongArguments = Kind("wrongArguments")
-        /// The registration's scope cannot keep what its factory built: a ``Scope/weak``
-        /// registration whose factory returned a struct or an enum.
+        /// What the registration's factory built cannot be held weakly: a ``Scope/weak``
+        /// registration, or one a ``WeakInjected`` property resolves, whose factory returned a
+        /// struct or an enum.
         public static let invalidScope = Kind("invalidScope")
         /// The registration's factory cannot run here: a main-actor registration resolved
         /// synchronously off the main actor, or an `async` one resolved synchronously. Resolve it

@@ -49,6 +49,108 @@ import Testing
     }
 }
 
+// MARK: - Projected values, releasable and weak properties
+
+@Suite struct InjectedVariantsUsageTests {
+    @MainActor @Test func aMainActorModelReleasesItsSessionAndHoldsItsCoordinatorWeakly() {
+        let store = DependencyStore()
+        registerSessionFeature(in: store)
+        let coordinator = store.resolve((any SessionCoordinating).self)
+
+        let model = store.execute { SessionModel() }
+        model.finish()
+        model.logOut()
+
+        #expect(coordinator.finished == 1)
+        #expect(!model.$session.isResolved)
+        #expect(model.$clock.isResolved)
+    }
+
+    @Test func anActorReleasesItsSession() async {
+        let store = DependencyStore()
+        registerSessionFeature(in: store)
+
+        let actor = store.execute { SessionActor() }
+
+        #expect(await actor.refresh() == [true, false])
+    }
+
+    @Test func aSendableClassDeclaresTheVariantsAsConstants() async {
+        let store = DependencyStore()
+        registerSessionFeature(in: store)
+
+        let service = store.execute { SessionService() }
+        let fromAnotherTask = await Task.detached { service.renew() }.value
+
+        #expect(fromAnotherTask)
+    }
+}
+
+protocol UserSession: AnyObject, Sendable {
+    var user: String { get }
+}
+
+final class LiveUserSession: UserSession {
+    let user = "Ada"
+}
+
+/// Not class-bound, as protocols usually are; its implementation is a `Sendable` class.
+protocol SessionCoordinating: Sendable {
+    var finished: Int { get }
+    func sessionDidFinish()
+}
+
+final class LiveSessionCoordinator: SessionCoordinating {
+    private let count = Recorded(0)
+    var finished: Int { count.value }
+    func sessionDidFinish() { count.update { $0 += 1 } }
+}
+
+func registerSessionFeature(in store: DependencyStore) {
+    store.register((any UserSession).self) { _ in LiveUserSession() }
+    store.register((any SessionCoordinating).self, scope: .singleton) { _ in LiveSessionCoordinator() }
+    store.register(SendableClock(now: 1), for: SendableClockType.self)
+}
+
+@MainActor final class SessionModel {
+    @Injected var clock: SendableClockType
+    @ReleasableInjected var session: any UserSession
+    @WeakInjected private var coordinator: (any SessionCoordinating)?
+
+    func finish() {
+        _ = clock.now
+        _ = session.user
+        coordinator?.sessionDidFinish()
+    }
+
+    func logOut() { $session.release() }
+}
+
+actor SessionActor {
+    @ReleasableInjected private var session: any UserSession
+    @WeakInjected private var coordinator: (any SessionCoordinating)?
+
+    func refresh() -> [Bool] {
+        _ = session.user
+        let before = $session.isResolved
+        $session.release()
+        return [before, $session.isResolved]
+    }
+}
+
+/// A `Sendable` class cannot hold a property wrapper's `var`; it declares the wrappers as
+/// constants, as it would a `Lazy`.
+final class SessionService: Sendable {
+    private let session = ReleasableInjected<any UserSession>()
+    private let coordinator = WeakInjected<any SessionCoordinating>()
+
+    func renew() -> Bool {
+        session.release()
+        coordinator.wrappedValue?.sessionDidFinish()
+        return session.wrappedValue.user == "Ada" && session.isResolved
+    }
+}
+
 /// An actor with a named dependency and an optional one it can live without.
 actor Ticker {
     @Injected(name: "utc") private var clock: SendableClockType

@@ -72,9 +72,9 @@ extension DependencyStore {
                 lines.append("  make it with DependencyStore(parent: .shared) to keep the live registrations.")
             }
         }
-        if case .injectedProperty = requester {
+        if let wrapper = requester.propertyWrapper {
             lines.append(
-                "  An @Injected property resolves from the store that was current when the property was created.")
+                "  An \(wrapper) property resolves from the store that was current when the property was created.")
         }
         lines.append(
             "  Use resolveIfRegistered(_:) or @OptionalInjected where the dependency may legitimately be absent.")
@@ -282,6 +282,48 @@ extension DependencyStore {
             description: lines.joined(separator: "\n")
         )
     }
+
+    /// The diagnostic for a `@WeakInjected` property declared at `declaration` whose registration
+    /// (found from this store) built something that is not an object, so the property could not
+    /// hold it weakly.
+    func weakInjectedNeedsAClass(_ type: Any.Type, name: String?, built value: Any, declaration: SourceLocation)
+        -> ResolutionError
+    {
+        let requested = Diagnostics.label(of: type, name: name)
+        let built = Diagnostics.name(of: Swift.type(of: value))
+        let builtShortName = Diagnostics.shortName(of: Swift.type(of: value))
+        let registration: AnyRegistration? =
+            if case .found(let found) = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: false) {
+                found.registration
+            } else {
+                nil
+            }
+
+        var lines = [
+            "DependencyStore: the @WeakInjected property declared at \(declaration) holds '\(requested)' weakly, but its registration built '\(built)', which is not a class instance."
+        ]
+        lines.append("")
+        lines.append("  Declared at: \(declaration)")
+        if let registration {
+            lines.append("  Registered at: \(registration.location), with scope \(registration.scope)")
+        }
+        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
+        lines.append("")
+        lines.append(
+            "  A weak reference can only point at an object; a struct or an enum is copied, so there is nothing to hold weakly."
+        )
+        lines.append(
+            "  To fix: make '\(builtShortName)' a class, or declare the property with @Injected (or @ReleasableInjected)"
+        )
+        lines.append("  to hold the value strongly.")
+
+        return ResolutionError(
+            kind: .invalidScope,
+            typeName: requested,
+            chain: [requested],
+            description: lines.joined(separator: "\n")
+        )
+    }
 }
 
 extension DependencyStore {
@@ -419,6 +461,10 @@ enum Diagnostics {
             "resolve at \(location)"
         case .injectedProperty(let location):
             "the @Injected property declared at \(location), on its first read"
+        case .releasableInjectedProperty(let location):
+            "the @ReleasableInjected property declared at \(location), on its first read since it was created or released"
+        case .weakInjectedProperty(let location):
+            "the @WeakInjected property declared at \(location), on its first read since it was created or released"
         case .lazyHandle(let location):
             "the Lazy handle made at \(location), on its first use"
         case .forward(let location):

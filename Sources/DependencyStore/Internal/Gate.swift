@@ -144,7 +144,7 @@ enum WaitSubject {
         case .property(let type, let name, .lazyHandle(let location)):
             "the first use of the Lazy handle made at \(location) ('\(Diagnostics.label(of: type, name: name))')"
         case .property(let type, let name, let requester):
-            "the first read of the @Injected property declared at \(requester.location) ('\(Diagnostics.label(of: type, name: name))')"
+            "the first read of the \(requester.propertyWrapper ?? "@Injected") property declared at \(requester.location) ('\(Diagnostics.label(of: type, name: name))')"
         }
     }
 }

@@ -68,3 +68,37 @@ func resolveOnce<Value>(
     cell.publish(value)
     return value
 }
+
+/// A read of a property that can be emptied again (`@ReleasableInjected`, `@WeakInjected`) that
+/// found it empty: resolves once per emptying, even when many threads find it empty together,
+/// with the cycle detection of `resolveOnce`.
+///
+/// `held` reads what the property holds (under the property's own lock), `resolve` resolves
+/// without keeping anything, and `keep` stores what it resolved (under that lock). The property's
+/// lock is never held while `resolve` runs, so a factory, or a `deinit` it causes, may read or
+/// release the property. `gate` is held while `resolve` runs, for the reasons `resolveOnce` gives.
+func resolveHoldingGate<Value>(
+    _ gate: Gate,
+    type: Any.Type,
+    name: String?,
+    requester: Requester,
+    held: () -> Value?,
+    resolve: () -> Value,
+    keep: (Value) -> Void
+) -> Value {
+    let stack = ResolutionStack.current
+    if gate.raw.isHeld(by: stack) {
+        // As in `resolveOnce`: this thread is inside this property's own resolution, and the
+        // store traps with the cycle on this thread's chain.
+        return resolve()
+    }
+    if let refusal = gate.enter(on: stack, waitingFor: .property(type: type, name: name, requester: requester)) {
+        DependencyStore.refused(refusal, resolving: type, name: name, at: requester)
+    }
+    defer { gate.leave() }
+    // Another thread may have resolved while this one waited at the gate.
+    if let value = held() { return value }
+    let value = resolve()
+    keep(value)
+    return value
+}

@@ -35,6 +35,44 @@ public final class LiveUserRepository: UserRepository {
     public init() {}
 }
 
+/// A session that ends at logout, and a coordinator that must not be kept alive by its screens.
+public protocol SessionType: AnyObject, Sendable {}
+public protocol Coordinating: Sendable {
+    func screenDidFinish()
+}
+
+/// A main-actor screen: a releasable session, a weak coordinator, and `$property` of `@Injected`.
+@MainActor public final class AccountScreen {
+    @Injected private var repository: any UserRepository
+    @ReleasableInjected private var session: any SessionType
+    @WeakInjected private var coordinator: (any Coordinating)?
+    public init() {}
+    public var isLoaded: Bool { $repository.isResolved && $session.isResolved }
+    public func finish() {
+        coordinator?.screenDidFinish()
+        $session.release()
+    }
+}
+
+/// The same in an actor.
+public actor SessionKeeper {
+    @ReleasableInjected private var session: any SessionType
+    @WeakInjected private var coordinator: (any Coordinating)?
+    public init() {}
+    public func logOut() { $session.release() }
+}
+
+/// A `Sendable` class holds the wrappers as constants, as it holds a `Lazy`.
+public final class SessionService: Sendable {
+    private let session = ReleasableInjected<any SessionType>()
+    private let coordinator = WeakInjected<any Coordinating>()
+    public init() {}
+    public func logOut() {
+        session.release()
+        coordinator.wrappedValue?.screenDidFinish()
+    }
+}
+
 /// A service that starts with `await`.
 public final class Database: Sendable {
     public static func open() async throws -> Database { Database() }

@@ -1,0 +1,160 @@
+/// A property resolved from a ``DependencyStore`` on first read and held weakly: `nil` once the
+/// object is gone.
+///
+/// For what a type must not keep alive: its delegate, its parent, a coordinator that owns it.
+/// Holding them strongly would make a cycle that is never freed:
+///
+/// ```swift
+/// final class CheckoutStep {
+///     @WeakInjected var coordinator: CheckoutCoordinator?
+///
+///     func finish() {
+///         coordinator?.stepDidFinish()
+///     }
+/// }
+/// ```
+///
+/// Like ``Injected``, the property binds to ``DependencyStore/shared`` when it is created and
+/// resolves from that store on its first read, exactly once, even when many threads read it first
+/// together. It then holds the object weakly: later reads return it while something else keeps it
+/// alive, and `nil` after it is gone. The property does not resolve again by itself; after
+/// `$coordinator.release()` (see ``release()``) the next read does. So register what it injects
+/// with a scope that keeps it: `.singleton`, a custom scope, or `.weak` while its owner holds it.
+/// A `.unique` registration builds an object that nothing else holds, which is gone as soon as the
+/// first read's caller lets go of it.
+///
+/// The type may be any protocol, class-bound or not, but what its registration builds must be a
+/// class instance. The property keeps what it was bound to for as long as it lives, as
+/// ``ReleasableInjected`` does. Every read takes a small lock.
+///
+/// `WeakInjected` is `Sendable` when its value is. A `Sendable` class cannot hold a property
+/// wrapper (its storage is a `var`), so declare a constant there and read its ``wrappedValue``:
+/// `private let coordinator = WeakInjected<any Coordinating>()`.
+///
+/// > Important: A read that resolves traps when nothing is registered for the type (a weak
+/// > dependency is still a dependency: use `@OptionalInjected` where it may be absent), and when
+/// > the registration builds a struct or an enum, which cannot be held weakly. Both messages name
+/// > this property's declaration (file and line) and how to fix it.
+@propertyWrapper
+public final class WeakInjected<T> {
+    private let name: String?
+    private let declaration: SourceLocation
+    /// What every resolve resolves from, kept for the property's whole life.
+    private let binding: InjectedBinding
+    /// Held while a resolve runs, so that threads that find the property empty together resolve
+    /// once.
+    private let gate = Gate()
+    private let state = Lock(State())
+
+    /// What the property holds: whether it resolved since it was created or released, and what.
+    private struct State {
+        var isResolved = false
+        weak var object: AnyObject?
+
+        /// `nil` when the next read resolves; otherwise what it returns (`.some(nil)` once the
+        /// object is gone).
+        var held: AnyObject?? {
+            isResolved ? .some(object) : nil
+        }
+    }
+
+    /// Binds the property to the current ``DependencyStore/shared``.
+    ///
+    /// ```swift
+    /// @WeakInjected var coordinator: CheckoutCoordinator?
+    /// @WeakInjected(name: "root") var root: Coordinating?
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The name the dependency was registered under; `nil`, the default, for the
+    ///     unnamed one.
+    ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
+    ///   - line: The line of the declaration. Leave the default.
+    public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
+        let store = DependencyStore.shared
+        binding = InjectedBinding(store)
+        self.name = name
+        declaration = SourceLocation(fileID: fileID, line: line)
+        if let verifier = store.verifier {
+            verifier.declared(T.self, name: name, optional: false, in: store, at: declaration)
+        }
+    }
+
+    /// The resolved object while something else keeps it alive, `nil` after it is gone.
+    ///
+    /// Resolved on the first read and on the first read after each ``release()``; in between,
+    /// reads return what that read resolved, or `nil`, and never resolve again.
+    ///
+    /// ```swift
+    /// coordinator?.stepDidFinish()
+    /// ```
+    public var wrappedValue: T? {
+        if let held = state.withLock({ $0.held }) {
+            return held.map(Self.cast)
+        }
+        let requester = Requester.weakInjectedProperty(declaration)
+        return resolveHoldingGate(
+            gate, type: T.self, name: name, requester: requester,
+            held: { state.withLock { $0.held }.map { $0.map(Self.cast) } },
+            resolve: {
+                let store = binding.store
+                let value = store.resolve(T.self, name: name, arguments: .none, requester: requester)
+                guard Swift.type(of: value as Any) is AnyClass else {
+                    let error = store.weakInjectedNeedsAClass(
+                        T.self, name: name, built: value, declaration: declaration)
+                    DependencyStore.fail(error, resolving: T.self, name: name, at: requester)
+                }
+                return value
+            },
+            keep: { value in
+                let object = value.map { $0 as AnyObject }
+                state.withLock { state in
+                    state.isResolved = true
+                    state.object = object
+                }
+            }
+        )
+    }
+
+    /// The property itself, for `$coordinator.isResolved` and `$coordinator.release()`.
+    ///
+    /// ```swift
+    /// $coordinator.release()
+    /// ```
+    public var projectedValue: WeakInjected<T> { self }
+
+    /// Whether a read has resolved since the property was created or last released: `true` even
+    /// after the object is gone, since reads then return `nil` without resolving; `false` means
+    /// the next read resolves.
+    ///
+    /// ```swift
+    /// if !$coordinator.isResolved { print("not looked up yet") }
+    /// ```
+    public var isResolved: Bool {
+        state.withLock { $0.isResolved }
+    }
+
+    /// Forgets the object, so that the next read resolves again from the store the property was
+    /// bound to.
+    ///
+    /// Use it when the object the property pointed at is gone and a new one is registered or kept
+    /// by the store (a new coordinator after the flow restarted). Releasing an empty property does
+    /// nothing.
+    ///
+    /// ```swift
+    /// $coordinator.release()
+    /// ```
+    public func release() {
+        state.withLock { state in
+            state.isResolved = false
+            state.object = nil
+        }
+    }
+
+    /// An object the property resolved, as `T`: it was built as a `T`, so the cast cannot fail.
+    private static func cast(_ object: AnyObject) -> T {
+        object as! T
+    }
+}
+
+extension WeakInjected: @unchecked Sendable where T: Sendable {}
