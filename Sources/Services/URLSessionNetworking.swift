@@ -161,14 +161,18 @@ private final class RequestDelegate: NSObject, URLSessionDataDelegate, @unchecke
         let location = response.value(forHTTPHeaderField: "Location")
         let target = location.flatMap { URL(string: $0, relativeTo: from)?.absoluteURL } ?? request.url
         let scheme = target?.scheme?.lowercased()
+        // A refusal answers URLSession first and finishes after: `finish` cancels the task on
+        // another thread, and corelibs Foundation traps ("Received callback for HTTP redirection,
+        // but we're not waiting for it") when the answer arrives after that cancel. The delegate
+        // queue is serial, so no completion can be delivered between the two calls.
         guard let target, scheme == "http" || scheme == "https" else {
-            finish(.failure(.redirectRefused(from: from, to: location ?? "nowhere", reason: .notHTTP)))
             completionHandler(nil)
+            finish(.failure(.redirectRefused(from: from, to: location ?? "nowhere", reason: .notHTTP)))
             return
         }
         if from.scheme?.lowercased() == "https" && scheme == "http" {
-            finish(.failure(.redirectRefused(from: from, to: target.absoluteString, reason: .insecure)))
             completionHandler(nil)
+            finish(.failure(.redirectRefused(from: from, to: target.absoluteString, reason: .insecure)))
             return
         }
         lock.withLock { currentURL = target }
