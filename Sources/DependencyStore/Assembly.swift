@@ -53,7 +53,7 @@ extension DependencyStore {
     /// - Parameter assemblies: The modules to register, earliest first.
     public func apply(_ assemblies: [any Assembly]) {
         for assembly in assemblies {
-            AssemblyTag.applying(AssemblyTag(type(of: assembly))) {
+            AssemblyTag.applying(AssemblyTag.nested(type(of: assembly))) {
                 assembly.assemble(into: self)
             }
         }

@@ -78,10 +78,22 @@ extension DependencyStore {
         let entry = Decorator(
             target: target, location: location, assembly: AssemblyTag.current,
             apply: { store, value in decorator(store, value as! T) })
-        registry.withLock { registry in
-            registry.decorators[ObjectIdentifier(T.self), default: []].append(entry)
+        let added: Bool = registry.withLock { registry in
+            var entries = registry.decorators[ObjectIdentifier(T.self)] ?? []
+            // The same call made again (an assembly applied twice) replaces its decorator rather
+            // than wrapping every instance twice, as a registration made again replaces itself.
+            if let index = entries.firstIndex(where: { $0.isSame(as: entry) }) {
+                entries[index] = entry
+                registry.decorators[ObjectIdentifier(T.self)] = entries
+                return false
+            }
+            entries.append(entry)
+            registry.decorators[ObjectIdentifier(T.self)] = entries
+            return true
         }
-        core.adjustDecoratorsInScope(by: 1)
+        if added {
+            core.adjustDecoratorsInScope(by: 1)
+        }
     }
 
     /// `value` after the decorators that apply, if this store or an ancestor has any: for builds

@@ -50,26 +50,31 @@ extension DependencyStore {
     /// DependencyStore.shared.unload(SessionAssembly.self)          // at logout
     /// ```
     ///
-    /// A registration counts as the assembly's when it was made while `apply`
-    /// ran the assembly, on that thread; one that a later registration replaced is gone already,
-    /// and what the assembly itself replaced does not come back. The kept instances are released
+    /// A registration counts as the assembly's when it was made while `apply` ran the assembly
+    /// (or an assembly it applied), on that thread; one that a later registration replaced is gone
+    /// already, and what the assembly itself replaced does not come back. Instances the store
+    /// keeps of a type the assembly decorated are discarded too, so that none stays wrapped by a
+    /// decorator that is gone. The kept instances are released
     /// after the store's lock is dropped; see ``unregister(_:name:fileID:line:)`` for instances
     /// already handed out and for `@Injected` properties.
     ///
     /// - Parameters:
-    ///   - assembly: The type of the assembly to unload.
+    ///   - assembly: The type of the assembly to unload: `SessionAssembly.self`, or
+    ///     `type(of: assembly)` for an `any Assembly`.
     ///   - fileID: The caller's file, for diagnostics. Leave the default.
     ///   - line: The caller's line, for diagnostics. Leave the default.
     /// - Returns: How many registrations and contributions were removed: 0 when the assembly was
     ///   never applied to this store, or was unloaded already.
     @discardableResult
-    public func unload<A: Assembly>(_ assembly: A.Type, fileID: StaticString = #fileID, line: UInt = #line) -> Int {
+    public func unload(_ assembly: any Assembly.Type, fileID: StaticString = #fileID, line: UInt = #line) -> Int {
         let tag = AssemblyTag(assembly)
+        let belongs: (AssemblyTag?) -> Bool = { $0?.isPart(of: tag.type) ?? false }
         let location = SourceLocation(fileID: fileID, line: line)
         let how = "unload(\(tag.name).self)"
-        let (removed, decorators): ([AnyRegistration], Int) = registry.withLock { registry in
+        let (removed, decorated, decorators): ([AnyRegistration], Set<ObjectIdentifier>, Int) = registry.withLock {
+            registry in
             var removed: [AnyRegistration] = []
-            for registration in registry.all where registration.assembly == tag {
+            for registration in registry.all where belongs(registration.assembly) {
                 let key = ObjectIdentifier(registration.type)
                 registry[key, registration.name] = nil
                 registry.removals[TypeAndName(type: key, name: registration.name)] = Removal(
@@ -77,22 +82,30 @@ extension DependencyStore {
                 removed.append(registration)
             }
             for (key, elements) in registry.contributions {
-                let kept = elements.filter { $0.assembly != tag }
+                let kept = elements.filter { !belongs($0.assembly) }
                 guard kept.count != elements.count else { continue }
-                removed += elements.filter { $0.assembly == tag }
+                removed += elements.filter { belongs($0.assembly) }
                 registry.contributions[key] = kept.isEmpty ? nil : kept
             }
+            var decorated: Set<ObjectIdentifier> = []
             var decorators = 0
             for (key, entries) in registry.decorators {
-                let kept = entries.filter { $0.assembly != tag }
+                let kept = entries.filter { !belongs($0.assembly) }
+                guard kept.count != entries.count else { continue }
+                decorated.insert(key)
                 decorators += entries.count - kept.count
                 registry.decorators[key] = kept.isEmpty ? nil : kept
             }
-            registry.requirements.removeAll { $0.assembly == tag }
-            return (removed, decorators)
+            registry.requirements.removeAll { belongs($0.assembly) }
+            // What the assembly registered is gone, so are the replacements it took part in.
+            registry.overrides.removeAll { belongs($0.replacedAssembly) || belongs($0.replacementAssembly) }
+            return (removed, decorated, decorators)
         }
         if decorators != 0 {
             core.adjustDecoratorsInScope(by: -decorators)
+            // Kept instances its decorators wrapped (a singleton decorated with the user's data)
+            // go too: the next resolve builds one without them.
+            core.discardKeptInstances(ofTypes: decorated)
         }
         release(removed)
         return removed.count
@@ -133,7 +146,13 @@ extension DependencyStore {
     public func require<T>(_ type: T.Type, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
         let requirement = Requirement(
             type: type, name: name, location: SourceLocation(fileID: fileID, line: line), assembly: AssemblyTag.current)
-        registry.withLock { $0.requirements.append(requirement) }
+        registry.withLock { registry in
+            // The same declaration made again (an assembly applied twice) is one requirement.
+            let isNew = !registry.requirements.contains {
+                $0.type == requirement.type && $0.name == requirement.name && $0.location == requirement.location
+            }
+            if isNew { registry.requirements.append(requirement) }
+        }
     }
 
     /// Whether a resolve of `type` (under `name`) through this store finds something: a

@@ -157,6 +157,72 @@ struct RemovalTests {
     }
     #endif
 
+    @Test func unloadTakesWhatAnAssemblyItAppliedRegisteredToo() {
+        struct Cart: Assembly {
+            func assemble(into store: DependencyStore) {
+                store.register(Session.self, name: "cart", scope: .singleton) { _ in Session(1) }
+            }
+        }
+        struct Shop: Assembly {
+            func assemble(into store: DependencyStore) {
+                store.register(FixedGreeting("shop"), for: Greeting.self)
+                store.apply(Cart())
+            }
+        }
+        let store = DependencyStore()
+        store.apply(Shop())
+        weak var cart: Session?
+        do { cart = store.resolve(Session.self, name: "cart") }
+        let assembly: any Assembly = Shop()
+        #expect(store.unload(type(of: assembly)) == 2, "an `any Assembly` unloads by its type")
+        #expect(cart == nil)
+        #expect(!store.isRegistered(Session.self, name: "cart"))
+    }
+
+    @Test func unloadDiscardsKeptInstancesItsDecoratorsWrapped() {
+        struct Tagging: Assembly {
+            let user: String
+            func assemble(into store: DependencyStore) {
+                store.decorate(every: Greeting.self) { [user] _, greeting in
+                    FixedGreeting("\(greeting.text) for \(user)")
+                }
+            }
+        }
+        let store = DependencyStore()
+        store.register(Greeting.self, scope: .singleton) { _ in FixedGreeting("hi") }
+        store.apply(Tagging(user: "ada"))
+        let child = DependencyStore(parent: store)
+        #expect(store.resolve(Greeting.self).text == "hi for ada")
+        #expect(child.resolve(Greeting.self).text == "hi for ada")
+        store.unload(Tagging.self)
+        #expect(store.resolve(Greeting.self).text == "hi", "rebuilt without the decorator")
+        #expect(child.resolve(Greeting.self).text == "hi", "in stores layered over it too")
+    }
+
+    @Test func anAssemblyAppliedTwiceDecoratesOnceAndRequiresOnce() {
+        struct Decorating: Assembly {
+            func assemble(into store: DependencyStore) {
+                store.require(Clock.self)
+                store.decorate(Greeting.self) { _, greeting in FixedGreeting(greeting.text + "!") }
+            }
+        }
+        let store = DependencyStore()
+        store.register(FixedGreeting("hi"), for: Greeting.self)
+        store.apply(Decorating(), Decorating())
+        #expect(store.resolve(Greeting.self).text == "hi!")
+        #expect(store.verify().problems.filter { $0.kind == .unmetRequirement }.count == 1)
+        store.unload(Decorating.self)
+        #expect(store.resolve(Greeting.self).text == "hi")
+    }
+
+    @Test func unloadForgetsTheOverridesItsRegistrationsTookPartIn() {
+        let store = DependencyStore()
+        store.apply(LoginAssembly(user: "ada"), LoginAssembly(user: "grace"))
+        #expect(!store.verify().overrides.isEmpty)
+        store.unload(LoginAssembly.self)
+        #expect(store.verify().overrides.isEmpty)
+    }
+
     @Test func aDeinitThatResolvesDuringUnloadCompletes() {
         let store = DependencyStore()
         store.register(FixedGreeting("hi"), for: Greeting.self)

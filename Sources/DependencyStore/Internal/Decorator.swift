@@ -17,6 +17,11 @@ struct Decorator {
     /// Takes and returns a value of the decorated type.
     let apply: (DependencyStore, Any) -> Any
 
+    /// Whether it was added by the same call as `other`: the same place, target and assembly.
+    func isSame(as other: Decorator) -> Bool {
+        location == other.location && target == other.target && assembly == other.assembly
+    }
+
     /// Whether it decorates what `registration` builds. A forward builds nothing of its own (it
     /// hands out the instance of the registration it forwards to, which its decorators saw), so
     /// no decorator applies to it.

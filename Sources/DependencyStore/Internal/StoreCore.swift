@@ -131,6 +131,23 @@ final class StoreCore {
         _ = released
     }
 
+    /// Discards the instances this store, and every store layered over it, keeps of registrations
+    /// for `types`, releasing them with no lock held.
+    func discardKeptInstances(ofTypes types: Set<ObjectIdentifier>) {
+        var released: [AnyObject] = []
+        var pending = [self]
+        while let core = pending.popLast() {
+            core.registry.withLock { registry in
+                pending += registry.children.compactMap(\.core)
+                for (registration, slot) in registry.slots where types.contains(ObjectIdentifier(registration.type)) {
+                    if let box = slot.discard() { released.append(box) }
+                }
+            }
+        }
+        // Dropped here, with no lock held: their deinits may resolve.
+        _ = released
+    }
+
     /// Adds `delta` to the count of decorators in scope of this store and, unless told not to,
     /// of every store layered over it, at any depth. Each store's count changes while its lock is
     /// held, so a child made meanwhile either is on the list or read the count after the change.
