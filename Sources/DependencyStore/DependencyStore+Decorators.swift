@@ -110,7 +110,10 @@ extension DependencyStore {
             store.registry.withLock { $0.decorators[key] ?? [] }
         }
         var value = value
+        let stack = ResolutionStack.current
         for decorator in decorators where decorator.applies(to: registration) {
+            stack.decorators.append((ObjectIdentifier(registration), decorator.location))
+            defer { stack.decorators.removeLast() }
             value = decorator.apply(self, value) as! T
         }
         return value

@@ -116,6 +116,27 @@ struct DecoratorTests {
         #expect(cycle?.path.map(\.type).sorted() == ["Child", "Child", "Parent"], "\(report)")
     }
 
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+    @Test func aCycleClosedInADecoratorNamesTheDecorator() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let store = DependencyStore()
+                store.register(Session.self, scope: .singleton) { _ in Session() }
+                store.decorate(Session.self) { store, session in
+                    _ = store.resolve(Session.self)
+                    return session
+                }
+                _ = store.resolve(Session.self)
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("dependency cycle: DependencyStoreTests.Session -> DependencyStoreTests.Session"))
+        #expect(
+            stderr.contains("The chain runs through the decorator added at DependencyStoreTests/DecoratorTests.swift:"))
+        #expect(stderr.contains("To fix: let the decorator resolve only what does not need the instance it decorates"))
+    }
+    #endif
+
     @Test func asyncFactoriesAreDecoratedToo() async throws {
         let store = DependencyStore()
         store.register(Numbered.self, scope: .singleton) { _ async throws in Numbered(1) }

@@ -52,6 +52,24 @@ struct RequirementTests {
         #expect(report.isClean, "\(report)")
     }
 
+    @Test func anUnmetCollectionAsksForAContributionAndAMissingOneIsReportedOnce() {
+        let store = DependencyStore()
+        store.require([Plugin].self)
+        store.require(Clock.self)
+        store.register(Greeting.self) { store in
+            _ = store.resolve(Clock.self)
+            return FixedGreeting("hi")
+        }
+        let report = store.verify()
+        let unmet = report.problems.filter { $0.kind == .unmetRequirement }
+        #expect(unmet.count == 1, "Clock is already reported as missing, with its path: \(report)")
+        #expect(
+            unmet.first?.description.hasPrefix(
+                "unmet requirement: [Plugin] is required by DependencyStoreTests/RequirementTests.swift:") == true)
+        #expect(unmet.first?.description.contains("nothing contributes to it. Fix: contribute a Plugin to it") == true)
+        #expect(report.problems.contains { $0.kind == .missing && $0.path.last?.type == "Clock" })
+    }
+
     @Test func theTrapOfAMissingRequiredTypeNamesTheRequirement() {
         let store = DependencyStore()
         store.apply(CheckoutAssembly())

@@ -104,8 +104,22 @@ extension DependencyStore {
             "  '\(requested)' was asked for while it was still being built, so its factory could never finish.")
         lines.append("  Closed by: \(Diagnostics.describe(requester))")
         lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
+        let building = Set(stack.registrations(from: start).map(ObjectIdentifier.init))
+        let decorators = stack.decorators.filter { building.contains($0.registration) }
+        for decorator in decorators {
+            lines.append(
+                "  The chain runs through the decorator added at \(decorator.location), which runs while its instance is still being built."
+            )
+        }
         lines.append("")
-        lines += Diagnostics.cycleFix
+        if !decorators.isEmpty {
+            lines.append(
+                "  To fix: let the decorator resolve only what does not need the instance it decorates; to connect two")
+            lines.append(
+                "  objects both ways, set the back-reference in the decorator of the one resolved first.")
+        } else {
+            lines += Diagnostics.cycleFix
+        }
 
         return ResolutionError(
             kind: .cycle,

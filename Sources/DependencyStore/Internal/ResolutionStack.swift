@@ -46,6 +46,11 @@ final class ResolutionStack {
     /// Set on the threads `DependencyStore.verify()` builds registrations on.
     var verificationWorker: VerificationWorker?
 
+    /// The decorators running on this thread, innermost last, with the registration whose
+    /// instance each decorates: a cycle closed inside one names it.
+    @exclusivity(unchecked)
+    var decorators: [(registration: ObjectIdentifier, location: SourceLocation)] = []
+
     /// The assemblies being applied on this thread, innermost last (see `AssemblyTag`).
     @exclusivity(unchecked)
     var assemblies: [AssemblyTag] = []

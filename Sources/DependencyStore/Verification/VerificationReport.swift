@@ -201,13 +201,22 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
         self.override = override
     }
 
-    static func unmetRequirement(_ missing: DependencyGraph.Node, declaredBy declarer: String) -> Self {
-        Self(
+    static func unmetRequirement(_ missing: DependencyGraph.Node, declaredBy declarer: String, elementType: String?)
+        -> Self
+    {
+        let (what, how) =
+            if let elementType {
+                ("[\(elementType)]", "contributes to it. Fix: contribute a \(elementType) to it")
+            } else {
+                ("\(missing)", "registers it. Fix: register \(missing)")
+            }
+        return Self(
             kind: .unmetRequirement,
             path: [missing],
-            description: "unmet requirement: \(missing) is required by \(declarer), and nothing registers it. "
-                + "Fix: register \(missing) in one of the app's assemblies (or a parent store) before verify(), "
-                + "or remove the requirement if the module no longer needs it."
+            description:
+                "unmet requirement: \(what) is required by \(declarer), and nothing \(how) in one of the app's "
+                + "assemblies (or a parent store) before verify(), or remove the requirement if the module no longer "
+                + "needs it."
         )
     }
 
