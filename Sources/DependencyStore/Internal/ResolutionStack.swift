@@ -46,6 +46,9 @@ final class ResolutionStack {
     /// Set on the threads `DependencyStore.verify()` builds registrations on.
     var verificationWorker: VerificationWorker?
 
+    /// What tracing keeps for this thread, made when a store with observers first resolves on it.
+    var trace: ThreadTrace?
+
     private init() {
         frames.reserveCapacity(16)
     }
