@@ -246,6 +246,34 @@ private func registerCar(in store: DependencyStore, clock: ManualClock? = nil) {
         observation.cancel()  // the observer holds the store: this lets both go
     }
 
+    @Test func noLockOrGateIsHeldWhileAnObserverRuns() {
+        // The observer, told of the spark's build, waits until another thread has resolved the
+        // spark, registered and resolved something else. Were the store's lock or the spark's gate
+        // held meanwhile, that thread would wait for the observer and the deadline would pass: a
+        // deadline, not a sleep, turns the deadlock into a failure.
+        let store = DependencyStore()
+        registerCar(in: store)
+        let otherThreadDone = DispatchSemaphore(value: 0)
+        let observerStarted = DispatchSemaphore(value: 0)
+        let outcome = WaitOutcome()
+        let observation = store.observeResolves { event in
+            guard event.label == "TracedSpark", event.build != nil else { return }
+            observerStarted.signal()
+            outcome.record(otherThreadDone.wait(timeout: .now() + 10))
+        }
+
+        let resolver = Thread { _ = store.resolve(TracedSpark.self) }
+        resolver.start()
+        observerStarted.wait()
+        _ = store.resolve(TracedSpark.self)
+        store.register(Label("late"), for: Label.self)
+        _ = store.resolve(TracedWheels.self)
+        otherThreadDone.signal()
+
+        #expect(outcome.waitUntilRecorded() == .success)
+        observation.cancel()
+    }
+
     @Test func observersCalledFromManyThreadsAtOnceSeeEveryResolveOnceOnItsThread() {
         // Each round, a fresh store with a singleton spark that takes about 1 ms, so that most of
         // the threads wait for its one build, and cars, engines and wheels built on every thread.
@@ -340,28 +368,32 @@ private func registerCar(in store: DependencyStore, clock: ManualClock? = nil) {
 
 @Suite struct AsyncResolveObserverTests {
     @Test func anAsyncSingletonAwaitedByManyTasksReportsOneBuild() async throws {
-        let store = DependencyStore()
-        store.register(TracedEngine.self, scope: .singleton) { store async throws in
-            spin(microseconds: 1_000)
-            return TracedEngine(spark: store.resolve())
-        }
-        store.register(TracedSpark.self) { _ in TracedSpark() }
-        let (events, observation) = recordEvents(of: store)
-
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<40 {
-                group.addTask { _ = try await store.resolveAsync(TracedEngine.self) }
+        // Each round, 40 tasks await a fresh store's async singleton, whose factory takes about
+        // 1 ms: one task's resolve builds, and each of the others reports the instance it awaited.
+        for _ in 0..<10 {
+            let store = DependencyStore()
+            store.register(TracedEngine.self, scope: .singleton) { store async throws in
+                spin(microseconds: 1_000)
+                return TracedEngine(spark: store.resolve())
             }
-            try await group.waitForAll()
-        }
+            store.register(TracedSpark.self) { _ in TracedSpark() }
+            let (events, observation) = recordEvents(of: store)
 
-        let engines = events.value.filter { $0.label == "TracedEngine" }
-        #expect(engines.count == 40)
-        #expect(engines.filter { $0.build != nil }.count == 1)
-        let sparks = events.value.filter { $0.label == "TracedSpark" }
-        #expect(sparks.count == 1)
-        #expect(sparks.first?.chain == ["TracedEngine"], "a sync resolve inside an async factory")
-        observation.cancel()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<40 {
+                    group.addTask { _ = try await store.resolveAsync(TracedEngine.self) }
+                }
+                try await group.waitForAll()
+            }
+
+            let engines = events.value.filter { $0.label == "TracedEngine" }
+            #expect(engines.count == 40)
+            #expect(engines.filter { $0.build != nil }.count == 1)
+            let sparks = events.value.filter { $0.label == "TracedSpark" }
+            #expect(sparks.count == 1)
+            #expect(sparks.first?.chain == ["TracedEngine"], "a sync resolve inside an async factory")
+            observation.cancel()
+        }
     }
 
     @Test func anAsyncFactorysOwnTimeLeavesOutWhatItResolved() async throws {
