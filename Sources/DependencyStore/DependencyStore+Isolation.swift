@@ -134,18 +134,19 @@ extension DependencyStore {
         line: UInt = #line
     ) async throws -> T {
         let requester = Requester.call(SourceLocation(fileID: fileID, line: line))
-        guard case .found(let found) = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: false),
-            found.registration.isolation != .none
-        else {
+        let lookup = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: false)
+        guard let found = lookup?.found, found.registration.isolation != .none else {
             // Plain registrations, handles and missing ones: the synchronous path, which traps as usual.
             return resolve(type, name: name, arguments: .none, requester: requester)
         }
+        let observed = lookup?.isObserved ?? false
         let typed = unsafeDowncast(found.registration, to: Registration<T>.self)
         let buildAsync = typed.buildAsync!
         if typed.isolation == .mainActor {
             return decoratedIfAny(try await buildAsync(self, requester), of: typed)
         }
         if let kept = found.kept {
+            if observed { report(typed, build: nil, chain: chain(on: nil)) }
             return Self.instance(kept, as: type, lifetime: typed.lifetime)
         }
         let resolution = AsyncResolution.current
@@ -157,15 +158,18 @@ extension DependencyStore {
         }
         switch typed.lifetime {
         case .unique, .graph:
-            return try await AsyncResolution.$current.withValue(resolution.appending(typed, in: core)) {
-                decoratedIfAny(try await buildAsync(self, requester), of: typed)
-            }
+            let (value, build) = try await runAsyncFactory(
+                typed, in: resolution.appending(typed, in: core), requester: requester, timed: observed)
+            if observed { report(typed, build: build, chain: chain(on: nil)) }
+            return value
         case .cached, .weak:
-            let build = sharedBuild(of: typed, in: found.slot!, resolution: resolution, requester: requester)
+            let build = sharedBuild(
+                of: typed, in: found.slot!, resolution: resolution, requester: requester, timed: observed)
             if case .kept(let kept) = build {
+                if observed { report(typed, build: nil, chain: chain(on: nil)) }
                 return Self.instance(kept, as: type, lifetime: typed.lifetime)
             }
-            guard case .awaiting(let inFlight) = build else { preconditionFailure() }
+            guard case .awaiting(let inFlight, let started) = build else { preconditionFailure() }
             if let cycle = resolution.beginAwaiting(inFlight) {
                 let labels = cycle.map { Diagnostics.label(of: $0.registration) }
                 fail(
@@ -174,36 +178,39 @@ extension DependencyStore {
             }
             defer { resolution.endAwaiting() }
             let kept = try await inFlight.task.value
+            // The build this resolve started reported itself; one it awaited is reused.
+            if observed, !started { report(typed, build: nil, chain: chain(on: nil)) }
             return Self.instance(kept.object, as: type, lifetime: typed.lifetime)
         }
     }
 
     private enum SharedBuild {
         case kept(AnyObject)
-        case awaiting(AsyncBuild)
+        /// `started`: by this resolve.
+        case awaiting(AsyncBuild, started: Bool)
     }
 
-    /// The instance the slot keeps, or the build in flight for it, started now if there is none.
+    /// The instance the slot keeps, or the build in flight for it, started now if there is none
+    /// (and, when `timed`, timed and reported once the slot keeps what it built).
     private func sharedBuild<T>(
         of registration: Registration<T>,
         in slot: InstanceSlot,
         resolution: AsyncResolution,
-        requester: Requester
+        requester: Requester,
+        timed: Bool
     ) -> SharedBuild {
         registry.withLock { _ in
             if let kept = slot.kept { return .kept(kept) }
-            if let inFlight = slot.inFlight { return .awaiting(inFlight) }
+            if let inFlight = slot.inFlight { return .awaiting(inFlight, started: false) }
             let build = AsyncBuild(registration: registration)
             let chain = resolution.appending(registration, in: core, build: build)
             let generation = slot.generation
             let lifetime = registration.lifetime
-            let buildAsync = registration.buildAsync!
             // Not a child of the first resolver: cancelling it does not cancel the others' build.
             build.task = Task { [self] in
                 do {
-                    let value = try await AsyncResolution.$current.withValue(chain) {
-                        decoratedIfAny(try await buildAsync(self, requester), of: registration)
-                    }
+                    let (value, timing) = try await runAsyncFactory(
+                        registration, in: chain, requester: requester, timed: timed)
                     let kept: AnyObject
                     if lifetime == .weak {
                         guard Swift.type(of: value as Any) is AnyClass else {
@@ -220,6 +227,7 @@ extension DependencyStore {
                         guard slot.generation == generation, !registry.isClosed else { return }
                         if lifetime == .weak { slot.object = kept } else { slot.box = kept }
                     }
+                    if timed { report(registration, build: timing, chain: self.chain(in: resolution, on: nil)) }
                     return KeptInstance(object: kept)
                 } catch {
                     // Nothing is kept: the next resolve builds again.
@@ -228,7 +236,7 @@ extension DependencyStore {
                 }
             }
             slot.inFlight = build
-            return .awaiting(build)
+            return .awaiting(build, started: true)
         }
     }
 }

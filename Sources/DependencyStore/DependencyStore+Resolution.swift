@@ -118,6 +118,12 @@ extension DependencyStore {
             } catch {
                 fail(error, resolving: type, name: name, at: requester)
             }
+        case .observed(let found):
+            do {
+                return try resolveReporting(found, as: type, arguments: .none, requester: requester)
+            } catch {
+                fail(error, resolving: type, name: name, at: requester)
+            }
         case nil:
             if let handle = type as? any DependencyHandle.Type, handle.isResolvable(in: self, name: name) {
                 return resolveHandle(handle, as: type, name: name, requester: requester)
@@ -148,6 +154,8 @@ extension DependencyStore {
             return Self.instance(object, as: type, lifetime: lifetime)
         case .found(let found):
             return try resolve(found, as: type, arguments: arguments, requester: requester)
+        case .observed(let found):
+            return try resolveReporting(found, as: type, arguments: arguments, requester: requester)
         case nil:
             return try resolveUnregistered(type, name: name, requester: requester)
         }
@@ -223,22 +231,34 @@ extension DependencyStore {
     /// What one lookup found: a built instance to return as it is, or a registration to resolve.
     enum Lookup {
         case kept(AnyObject, AnyRegistration.Lifetime)
+        /// Found by a store that has observers: the resolve is timed and reported (see `Tracing/`).
+        case observed(Found)
         case found(Found)
     }
 
     /// Looks the registration up once. With `takingKeptInstance`, a built instance of a
     /// registration of this store whose factory takes no arguments comes back alone, so that
-    /// neither the registration nor its slot is retained.
+    /// neither the registration nor its slot is retained; unless the store has observers, which
+    /// the resolve must report to.
     @inline(__always)
     func lookUp(_ key: ObjectIdentifier, name: String?, takingKeptInstance: Bool) -> Lookup? {
+        var observed = false
         let own: Lookup? = registry.withLock { registry in
-            guard let stored = registry[key, name] else { return nil }
+            guard let stored = registry[key, name] else {
+                observed = registry.observers != nil
+                return nil
+            }
+            if registry.observers != nil {
+                return .observed(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
+            }
             if takingKeptInstance, stored.isPlain, let kept = stored.slot?.kept {
                 return .kept(kept, stored.lifetime)
             }
             return .found(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
         }
-        return own ?? findInherited(key, name: name).map(Lookup.found)
+        if let own { return own }
+        guard let found = findInherited(key, name: name) else { return nil }
+        return observed ? .observed(found) : .found(found)
     }
 
     /// Finds the registration in an ancestor. A cached scope gets a slot in this store, so the
@@ -286,7 +306,10 @@ extension DependencyStore {
 
     /// `found`, resolved: what resolving a collection's elements calls, one element at a time.
     func resolveElement<T>(_ found: Found, as type: T.Type, requester: Requester) throws(ResolutionError) -> T {
-        try resolve(found, as: type, arguments: .none, requester: requester)
+        if registry.withLock({ $0.observers != nil }) {
+            return try resolveReporting(found, as: type, arguments: .none, requester: requester)
+        }
+        return try resolve(found, as: type, arguments: .none, requester: requester)
     }
 
     @inline(never)
@@ -301,7 +324,7 @@ extension DependencyStore {
         if _slowPath(hasDecoratorsInScope) {
             return try resolveDecorating(found, as: type, arguments: arguments, requester: requester)
         }
-        return try resolve(found, as: type, arguments: arguments, requester: requester, decorating: false)
+        return try resolve(found, as: type, arguments: arguments, requester: requester, decorating: false, timed: false)
     }
 
     @inline(never)
@@ -311,16 +334,20 @@ extension DependencyStore {
         arguments: GivenArguments,
         requester: Requester
     ) throws(ResolutionError) -> T {
-        try resolve(found, as: type, arguments: arguments, requester: requester, decorating: true)
+        try resolve(found, as: type, arguments: arguments, requester: requester, decorating: true, timed: false)
     }
 
+    /// The resolve of a found registration. `decorating` runs the decorators in scope on what is
+    /// built; `timed` times the factory for an observer (see `Tracing/`). Both are constants at
+    /// the everyday call, so its copy carries neither.
     @inline(__always)
-    private func resolve<T>(
+    func resolve<T>(
         _ found: Found,
         as type: T.Type,
         arguments: GivenArguments,
         requester: Requester,
-        decorating: Bool
+        decorating: Bool,
+        timed: Bool
     ) throws(ResolutionError) -> T {
         let registration = found.registration
         if let verifier {
@@ -344,18 +371,19 @@ extension DependencyStore {
         }
         switch registration.lifetime {
         case .unique:
-            return build(typed, arguments: arguments, on: stack, decorating: decorating)
+            return build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
         case .graph:
             if let shared = stack.graphInstance(of: registration, in: self) {
                 return shared as! T
             }
-            let value = build(typed, arguments: arguments, on: stack, decorating: decorating)
+            let value = build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
             stack.rememberInGraph(value, of: registration, in: self)
             return value
         case .cached, .weak:
             // Every cached scope has a slot (see `lookUp` and `findInherited`).
             return try buildOnce(
-                typed, in: found.slot!, arguments: arguments, on: stack, decorating: decorating, requester: requester)
+                typed, in: found.slot!, arguments: arguments, on: stack, decorating: decorating, requester: requester,
+                timed: timed)
         }
     }
 
@@ -384,7 +412,8 @@ extension DependencyStore {
         arguments: GivenArguments,
         on stack: ResolutionStack,
         decorating: Bool,
-        requester: Requester
+        requester: Requester,
+        timed: Bool
     ) throws(ResolutionError) -> T {
         if let refusal = slot.gate.enter(on: stack, waitingFor: .instance(registration, store: self)) {
             switch refusal {
@@ -398,7 +427,7 @@ extension DependencyStore {
         let (kept, generation) = registry.withLock { _ in (slot.kept, slot.generation) }
         if let kept { return Self.instance(kept, as: T.self, lifetime: registration.lifetime) }
 
-        let value = build(registration, arguments: arguments, on: stack, decorating: decorating)
+        let value = build(registration, arguments: arguments, on: stack, decorating: decorating, timed: timed)
         // A reset while the factory ran discards this build too: the caller still gets it. So does
         // the release of the store: a closed store keeps nothing.
         if registration.lifetime == .weak {
@@ -420,14 +449,18 @@ extension DependencyStore {
 
     /// Runs the factory, then (with `decorating`) the decorators that apply, with this resolution
     /// pushed on the thread's chain, so a decorator that resolves the instance it decorates is a
-    /// cycle; no lock is held.
+    /// cycle; no lock is held. With `timed`, timed for an observer, by `buildTimed`.
     @inline(__always)
-    private func build<T>(
+    func build<T>(
         _ registration: Registration<T>,
         arguments: GivenArguments,
         on stack: ResolutionStack,
-        decorating: Bool
+        decorating: Bool,
+        timed: Bool
     ) -> T {
+        if timed {
+            return buildTimed(registration, arguments: arguments, on: stack, decorating: decorating)
+        }
         stack.push(ResolutionStack.Frame(store: self, registration: registration))
         defer { stack.pop() }
         guard decorating else { return registration.build(self, arguments) }

@@ -190,6 +190,20 @@ struct CollectionTests {
             })
     }
 
+    @Test func anObservedStoreReportsEachElementItBuildsDecoratorsIncluded() {
+        let store = DependencyStore()
+        store.contribute(NamedPlugin("a"), to: Plugin.self, name: "a")
+        store.contribute(NamedPlugin("b"), to: Plugin.self, name: "b", scope: .singleton)
+        store.decorate(every: Plugin.self) { _, plugin in NamedPlugin(plugin.id + "!") }
+        let names = Recorded<[String?]>([])
+        let observation = store.observeResolves { event in
+            if event.build != nil { names.update { $0.append(event.name) } }
+        }
+        #expect(store.resolveAll(Plugin.self).map(\.id) == ["a!", "b!"])
+        observation.cancel()
+        #expect(names.value == ["a", "b"])
+    }
+
     @Test func contributionsRacingResolvesNeverTearTheCollection() {
         // Elements are contributed on some threads while others resolve the collection: every
         // resolve sees a prefix of the contributions, in order, each element built completely.

@@ -55,6 +55,9 @@ final class ResolutionStack {
     @exclusivity(unchecked)
     var assemblies: [AssemblyTag] = []
 
+    /// What tracing keeps for this thread, made when a store with observers first resolves on it.
+    var trace: ThreadTrace?
+
     private init() {
         frames.reserveCapacity(16)
     }

@@ -59,6 +59,8 @@ final class StoreCore {
         /// When `children` is compacted next: stores come and go (one per test), and their
         /// entries should not pile up.
         var childrenCompactionThreshold = 16
+        /// What `observeResolves` installed, `nil` for none; see `Tracing/`.
+        var observers: ResolveObservers?
 
         /// Adds a child, dropping the entries of children that are gone now and then.
         mutating func addChild(_ core: StoreCore) {

@@ -1,0 +1,134 @@
+// How a store with observers times and reports its resolves. A store without observers never
+// comes here: its lookups see no `observers` and take the paths they always took.
+
+extension DependencyStore {
+    /// A resolve of a store that has observers: timed, then reported on this thread, once the
+    /// factory returned and every lock and gate is released. A resolve made by an observer is
+    /// neither timed nor reported.
+    @inline(never)
+    func resolveReporting<T>(
+        _ found: Found,
+        as type: T.Type,
+        arguments: GivenArguments,
+        requester: Requester
+    ) throws(ResolutionError) -> T {
+        let stack = ResolutionStack.current
+        let trace = stack.tracing
+        guard !trace.isNotifying else {
+            return try resolve(
+                found, as: type, arguments: arguments, requester: requester, decorating: hasDecoratorsInScope,
+                timed: false)
+        }
+        // A build nested in this resolve sets `lastBuild` too, but this resolve's own build, if it
+        // runs one, returns after them and sets it last; a resolve that builds nothing (a kept
+        // instance, a build another thread ran) leaves it as cleared here.
+        trace.lastBuild = nil
+        let value = try resolve(
+            found, as: type, arguments: arguments, requester: requester, decorating: hasDecoratorsInScope, timed: true)
+        let build = trace.lastBuild
+        trace.lastBuild = nil
+        report(found.registration, build: build, chain: chain(on: stack))
+        return value
+    }
+
+    /// Runs the factory as `build` does, timed: the inclusive time, and the time less the timed
+    /// builds it asked for, which add their time to the build around them (on this thread, or in
+    /// the `async` factory that resolved synchronously).
+    func buildTimed<T>(
+        _ registration: Registration<T>,
+        arguments: GivenArguments,
+        on stack: ResolutionStack,
+        decorating: Bool
+    ) -> T {
+        let clock = Tracing.clock
+        let trace = stack.tracing
+        trace.nestedNanoseconds.append(0)
+        let start = clock.now()
+        let value = build(registration, arguments: arguments, on: stack, decorating: decorating, timed: false)
+        let nanoseconds = Tracing.elapsed(from: start, to: clock.now())
+        let nested = trace.nestedNanoseconds.removeLast()
+        if let outer = trace.nestedNanoseconds.indices.last {
+            trace.nestedNanoseconds[outer] &+= nanoseconds
+        } else {
+            NestedTime.current?.add(nanoseconds)
+        }
+        trace.lastBuild = ResolveEvent.Build(
+            nanoseconds: nanoseconds, ownNanoseconds: nanoseconds - min(nested, nanoseconds))
+        return value
+    }
+
+    /// Runs an `async` registration's factory in `chain`; when `timed`, also measures it as
+    /// `buildTimed` does, with the builds it asks for counted in a task-local `NestedTime`.
+    func runAsyncFactory<T>(
+        _ registration: Registration<T>,
+        in chain: AsyncResolution,
+        requester: Requester,
+        timed: Bool
+    ) async throws -> (value: T, build: ResolveEvent.Build?) {
+        let buildAsync = registration.buildAsync!
+        guard timed else {
+            let value = try await AsyncResolution.$current.withValue(chain) {
+                decoratedIfAny(try await buildAsync(self, requester), of: registration)
+            }
+            return (value, nil)
+        }
+        let clock = Tracing.clock
+        let outer = NestedTime.current
+        let nested = NestedTime()
+        let start = clock.now()
+        do {
+            let value = try await NestedTime.$current.withValue(nested) {
+                try await AsyncResolution.$current.withValue(chain) {
+                    decoratedIfAny(try await buildAsync(self, requester), of: registration)
+                }
+            }
+            let nanoseconds = Tracing.elapsed(from: start, to: clock.now())
+            outer?.add(nanoseconds)
+            let own = nanoseconds - min(nested.nanoseconds, nanoseconds)
+            return (value, ResolveEvent.Build(nanoseconds: nanoseconds, ownNanoseconds: own))
+        } catch {
+            // Nothing is reported for a factory that threw, but its time was spent in the outer one.
+            outer?.add(Tracing.elapsed(from: start, to: clock.now()))
+            throw error
+        }
+    }
+
+    /// What is being built in the `async` chain `resolution` and on this thread, outermost first.
+    func chain(in resolution: AsyncResolution = .current, on stack: ResolutionStack?) -> [String] {
+        let inTasks = resolution.chain.map { Tracing.label(of: $0.registration.type, name: $0.registration.name) }
+        let onThread = stack?.registrations().map { Tracing.label(of: $0.type, name: $0.name) } ?? []
+        return inTasks + onThread
+    }
+
+    /// Calls this store's observers with the event, on this thread, with no lock held; the resolves
+    /// they make are not reported.
+    func report(_ registration: AnyRegistration, build: ResolveEvent.Build?, chain: [String]) {
+        guard let observers = registry.withLock({ registry in registry.observers }) else { return }
+        let event = ResolveEvent(
+            type: registration.type, name: registration.name, scope: registration.scope, store: description,
+            build: build, chain: chain)
+        let trace = ResolutionStack.current.tracing
+        let wasNotifying = trace.isNotifying
+        trace.isNotifying = true
+        defer { trace.isNotifying = wasNotifying }
+        for entry in observers.entries {
+            entry.observer(event)
+        }
+    }
+}
+
+extension DependencyStore.Lookup {
+    /// The registration to resolve, observed or not; `nil` for a kept instance.
+    var found: DependencyStore.Found? {
+        switch self {
+        case .kept: nil
+        case .found(let found), .observed(let found): found
+        }
+    }
+
+    /// Whether the store that looked it up has observers.
+    var isObserved: Bool {
+        if case .observed = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,80 @@
+/// One resolve, as a store reports it to the observers installed with
+/// ``DependencyStore/observeResolves(_:)``: what was asked for, in which store, whether its
+/// factory ran, and for how long.
+///
+/// ```swift
+/// DependencyStore.shared.observeResolves { event in
+///     print(event)
+///     // built Catalog (.singleton) in 11.200 ms, 3.100 ms own, in the root store, for AppModel
+///     // reused Database (.singleton) in the root store, for AppModel > Catalog
+/// }
+/// ```
+///
+/// A resolve that builds reports the factory's ``Build``; one that returns an instance the store
+/// keeps (a built `.singleton`, say), or the instance a `.graph` resolve already built, reports
+/// `nil` there.
+public struct ResolveEvent {
+    /// The type that was resolved, as it was registered (usually a protocol).
+    public let type: Any.Type
+    /// The name it was resolved by; `nil` for the unnamed registration.
+    public let name: String?
+    /// The scope it was registered with.
+    public let scope: Scope
+    /// The store that resolved it, as diagnostics name it: `the root store`, or
+    /// `the store created at AppTests/PriceTests.swift:12 (over the root store)`. A store over a
+    /// parent names itself, also when the registration was found in the parent. The event holds
+    /// only this text, never the store.
+    public let store: String
+    /// The factory run, when the resolve built an instance; `nil` when it returned one that was
+    /// already built.
+    public let build: Build?
+    /// What was being built on this thread (or, for an `async` factory, in this chain of tasks)
+    /// when this was resolved, outermost first, labelled as ``label`` is; empty for a resolve
+    /// made outside any factory. Builds of other stores are included.
+    public let chain: [String]
+
+    /// A factory run: how long it took.
+    public struct Build: Hashable, Sendable {
+        /// From the factory's start to its return, the builds it asked for included.
+        public let nanoseconds: UInt64
+        /// ``nanoseconds`` less the builds the factory asked for that were reported too (those of
+        /// stores with an observer): the factory's own work, and what it waited for.
+        public let ownNanoseconds: UInt64
+    }
+
+    init(type: Any.Type, name: String?, scope: Scope, store: String, build: Build?, chain: [String]) {
+        self.type = type
+        self.name = name
+        self.scope = scope
+        self.store = store
+        self.build = build
+        self.chain = chain
+    }
+
+    /// The registration as listings name it: `Greeting`, or `Greeting (named "formal")`.
+    public var label: String {
+        Tracing.label(of: type, name: name)
+    }
+}
+
+extension ResolveEvent: Sendable {}
+
+extension ResolveEvent: CustomStringConvertible {
+    /// One line: `built Catalog (.singleton) in 11.200 ms, 3.100 ms own, in the root store, for
+    /// AppModel`, or `reused Database (.singleton) in the root store`; the chain, after `for`, only
+    /// when there is one.
+    public var description: String {
+        var text: String
+        if let build {
+            text =
+                "built \(Tracing.label(of: type, name: name, scope: scope)) in \(Tracing.milliseconds(build.nanoseconds)) ms, "
+                + "\(Tracing.milliseconds(build.ownNanoseconds)) ms own, in \(store)"
+        } else {
+            text = "reused \(Tracing.label(of: type, name: name, scope: scope)) in \(store)"
+        }
+        if !chain.isEmpty {
+            text += ", for " + chain.joined(separator: " > ")
+        }
+        return text
+    }
+}

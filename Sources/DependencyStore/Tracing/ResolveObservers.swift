@@ -1,0 +1,74 @@
+/// The observers installed on a store: in its registry, `nil` while there are none, so that a
+/// lookup tells an observed store by one comparison with `nil`, in the critical section it
+/// already holds. Never changed once made: installing or removing an observer replaces it, so a
+/// resolve takes the list out of the lock as it is and calls it with no lock held.
+final class ResolveObservers {
+    let entries: [Entry]
+
+    struct Entry {
+        /// The observation that installed it, which removes it by identity.
+        let observation: ResolveObservation
+        let observer: @Sendable (ResolveEvent) -> Void
+    }
+
+    private init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    /// `observers` with one more.
+    static func adding(
+        _ observer: @escaping @Sendable (ResolveEvent) -> Void,
+        for observation: ResolveObservation,
+        to observers: ResolveObservers?
+    ) -> ResolveObservers {
+        ResolveObservers(entries: (observers?.entries ?? []) + [Entry(observation: observation, observer: observer)])
+    }
+
+    /// `observers` without the one `observation` installed; `nil` when none is left.
+    static func removing(_ observation: ResolveObservation, from observers: ResolveObservers?) -> ResolveObservers? {
+        let rest = observers?.entries.filter { $0.observation !== observation } ?? []
+        return rest.isEmpty ? nil : ResolveObservers(entries: rest)
+    }
+}
+
+extension ResolveObservers: @unchecked Sendable {}
+
+/// What tracing keeps for one thread, made the first time a resolve of a store with observers
+/// runs on it (see `ResolutionStack.tracing`).
+final class ThreadTrace {
+    /// Set while observers run on this thread: the resolves they make are not reported, so an
+    /// observer that resolves is not called back for its own resolves, without end.
+    var isNotifying = false
+    /// For each timed build running on this thread, innermost last: the time of the timed builds
+    /// it asked for so far, to subtract from its own.
+    var nestedNanoseconds: [UInt64] = []
+    /// What the last timed build on this thread measured: read, and cleared, by the reporting
+    /// resolve around it.
+    var lastBuild: ResolveEvent.Build?
+}
+
+extension ResolutionStack {
+    /// This thread's trace, made on first use.
+    var tracing: ThreadTrace {
+        if let trace { return trace }
+        let trace = ThreadTrace()
+        self.trace = trace
+        return trace
+    }
+}
+
+/// The time of the timed builds an `async` factory asked for, which may run on any thread: the
+/// `async` counterpart of `ThreadTrace.nestedNanoseconds`, carried in a task-local value.
+final class NestedTime: Sendable {
+    private let total = Lock<UInt64>(0)
+
+    @TaskLocal static var current: NestedTime?
+
+    func add(_ nanoseconds: UInt64) {
+        total.withLock { $0 &+= nanoseconds }
+    }
+
+    var nanoseconds: UInt64 {
+        total.withLock { $0 }
+    }
+}
