@@ -89,7 +89,7 @@ extension DependencyStore {
     ///   - line: The caller's line, for diagnostics. Leave the default.
     /// - Returns: The elements, each built (or kept) as its scope says.
     public func resolveAll<T>(_ type: T.Type = T.self, fileID: StaticString = #fileID, line: UInt = #line) -> [T] {
-        resolveContributions(of: type, requester: .call(SourceLocation(fileID: fileID, line: line))).map(\.value)
+        resolveContributions(of: type, requester: .call(SourceLocation(fileID: fileID, line: line)))?.map(\.value) ?? []
     }
 
     // MARK: - Internals
@@ -137,18 +137,23 @@ extension DependencyStore {
         return elements
     }
 
-    /// Builds every element of the collection of `type` (or only the named ones), with its name.
+    /// Builds every element of the collection of `type` (or only the named ones), with its name;
+    /// `nil` when there is none to build.
     func resolveContributions<T>(
         of type: T.Type,
         namedOnly: Bool = false,
         requester: Requester
-    ) -> [(name: String?, value: T)] {
+    ) -> [(name: String?, value: T)]? {
+        let elements = contributions(of: type).filter { !namedOnly || $0.registration.name != nil }
+        guard !elements.isEmpty else { return nil }
+        let observed = isObserved
         var values: [(name: String?, value: T)] = []
-        for (registration, owner) in contributions(of: type) where !namedOnly || registration.name != nil {
+        for (registration, owner) in elements {
             // Removed or replaced since it was listed: as if the collection had been read after.
             guard let found = found(element: registration, of: owner) else { continue }
             do {
-                values.append((registration.name, try resolveElement(found, as: type, requester: requester)))
+                values.append(
+                    (registration.name, try resolveElement(found, as: type, observed: observed, requester: requester)))
             } catch {
                 fail(error, resolving: type, name: registration.name, at: requester)
             }
@@ -160,10 +165,15 @@ extension DependencyStore {
     func resolveContribution<T>(_ registration: Registration<T>, requester: Requester) -> T? {
         guard let found = found(element: registration, of: self) else { return nil }
         do {
-            return try resolveElement(found, as: T.self, requester: requester)
+            return try resolveElement(found, as: T.self, observed: isObserved, requester: requester)
         } catch {
             fail(error, resolving: T.self, name: registration.name, at: requester)
         }
+    }
+
+    /// Whether this store has observers, which its resolves report to (see `Tracing/`).
+    private var isObserved: Bool {
+        registry.withLock { $0.observers != nil }
     }
 
     /// `element`, contributed by `owner`, with the slot this store keeps its instance in; `nil`
@@ -206,8 +216,7 @@ extension Array: ContributedCollection {
     }
 
     static func assemble(in store: DependencyStore, requester: Requester) -> [Element]? {
-        guard hasElements(in: store) else { return nil }
-        return store.resolveContributions(of: Element.self, requester: requester).map(\.value)
+        store.resolveContributions(of: Element.self, requester: requester)?.map(\.value)
     }
 }
 
@@ -220,11 +229,8 @@ extension Dictionary: ContributedCollection where Key == String {
     }
 
     static func assemble(in store: DependencyStore, requester: Requester) -> [String: Value]? {
-        guard hasElements(in: store) else { return nil }
-        var elements: [String: Value] = [:]
-        for (name, value) in store.resolveContributions(of: Value.self, namedOnly: true, requester: requester) {
-            if let name { elements[name] = value }
+        store.resolveContributions(of: Value.self, namedOnly: true, requester: requester).map { elements in
+            Dictionary(elements.map { ($0.name!, $0.value) }, uniquingKeysWith: { _, last in last })
         }
-        return elements
     }
 }

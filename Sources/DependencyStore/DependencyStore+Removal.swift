@@ -29,11 +29,8 @@ extension DependencyStore {
     ) -> Bool {
         let location = SourceLocation(fileID: fileID, line: line)
         let removed: AnyRegistration? = registry.withLock { registry in
-            let key = ObjectIdentifier(type)
-            guard let registration = registry[key, name] else { return nil }
-            registry[key, name] = nil
-            registry.removals[TypeAndName(type: key, name: name)] = Removal(
-                registeredAt: registration.location, removedAt: location, how: "unregister(_:)")
+            guard let registration = registry[ObjectIdentifier(type), name] else { return nil }
+            registry.remove(registration, at: location, how: "unregister(_:)")
             return registration
         }
         guard let removed else { return false }
@@ -75,10 +72,7 @@ extension DependencyStore {
             registry in
             var removed: [AnyRegistration] = []
             for registration in registry.all where belongs(registration.assembly) {
-                let key = ObjectIdentifier(registration.type)
-                registry[key, registration.name] = nil
-                registry.removals[TypeAndName(type: key, name: registration.name)] = Removal(
-                    registeredAt: registration.location, removedAt: location, how: how)
+                registry.remove(registration, at: location, how: how)
                 removed.append(registration)
             }
             for (key, elements) in registry.contributions {
@@ -166,5 +160,16 @@ extension DependencyStore {
             return collection.hasElements(in: self)
         }
         return false
+    }
+}
+
+extension StoreCore.Registry {
+    /// Removes `registration`, which the registry holds under its type and name, and remembers
+    /// where and how, for the diagnostic of a later resolve.
+    mutating func remove(_ registration: AnyRegistration, at location: SourceLocation, how: String) {
+        let key = ObjectIdentifier(registration.type)
+        self[key, registration.name] = nil
+        removals[TypeAndName(type: key, name: registration.name)] = Removal(
+            registeredAt: registration.location, removedAt: location, how: how)
     }
 }

@@ -304,9 +304,12 @@ extension DependencyStore {
         }
     }
 
-    /// `found`, resolved: what resolving a collection's elements calls, one element at a time.
-    func resolveElement<T>(_ found: Found, as type: T.Type, requester: Requester) throws(ResolutionError) -> T {
-        if registry.withLock({ $0.observers != nil }) {
+    /// `found`, resolved: what resolving a collection's elements calls, one element at a time,
+    /// reporting to the store's observers when it has any (`isObserved`, read once per collection).
+    func resolveElement<T>(_ found: Found, as type: T.Type, observed: Bool, requester: Requester)
+        throws(ResolutionError) -> T
+    {
+        if observed {
             return try resolveReporting(found, as: type, arguments: .none, requester: requester)
         }
         return try resolve(found, as: type, arguments: .none, requester: requester)

@@ -65,7 +65,7 @@ public final class DependencyStore {
     let verifier: Verifier?
 
     /// The core's count of decorators in scope, held here too so that a build reads it with one
-    /// load less (see `StoreCore.hasDecoratorsInScope`).
+    /// load less (see `hasDecoratorsInScope`).
     let decoratorCount: UnsafeMutablePointer<Int>
 
     enum Origin {
@@ -131,7 +131,7 @@ public final class DependencyStore {
         }
         // Added, not set: a decorator added to the parent since `addChild` has counted here too.
         if inheritedDecorators != 0 {
-            core.adjustDecoratorsInScope(by: inheritedDecorators, descendants: false)
+            core.adjustOwnDecoratorsInScope(by: inheritedDecorators)
         }
     }
 
@@ -203,7 +203,9 @@ public final class DependencyStore {
         DependencyStore(borrowing: core)
     }
 
-    /// Whether a build must look for decorators: see `StoreCore.hasDecoratorsInScope`.
+    /// Whether a build must look for decorators: one relaxed load, so that while none is in scope
+    /// (almost always) a build pays nothing more. A decorator added while a build runs may or may
+    /// not apply to it, as with any registration made meanwhile.
     var hasDecoratorsInScope: Bool {
         @inline(__always) get { dependency_store_load_relaxed(decoratorCount) != 0 }
     }

@@ -145,6 +145,31 @@ struct DecoratorTests {
         #expect(numbered.number == 7)
     }
 
+    @Test func aChildMadeWhileItsParentGetsADecoratorRunsIt() {
+        // A store counts the decorators in scope so that a build skips the lookup while there are
+        // none. A child copies its parent's count when it is made, and adding a decorator bumps
+        // every child's: a child made at the same moment must end up counted once, or its builds
+        // would skip the decorator for good.
+        let rounds = 300
+        let parents = (0..<rounds).map { _ in
+            let parent = DependencyStore()
+            parent.register(Greeting.self) { _ in FixedGreeting("x") }
+            return parent
+        }
+        let children = Recorded<[DependencyStore]>([])
+        onManyThreads(threads: 4, rounds: rounds) { round, thread in
+            if thread == 0 {
+                parents[round].decorate(Greeting.self) { _, greeting in LoudGreeting(greeting, mark: "!") }
+            } else {
+                let child = DependencyStore(parent: parents[round])
+                children.update { $0.append(child) }
+            }
+        }
+        let texts = children.value.map { $0.resolve(Greeting.self).text }
+        #expect(texts.count == 3 * rounds)
+        #expect(texts.allSatisfy { $0 == "x!" }, "\(texts.filter { $0 != "x!" }.count) children skipped it")
+    }
+
     @Test func decoratorsRunOnManyThreadsAtOnce() {
         let store = DependencyStore()
         store.register(Greeting.self) { _ in FixedGreeting("hi") }

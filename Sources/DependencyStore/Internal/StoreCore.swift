@@ -113,20 +113,30 @@ final class StoreCore {
         }
     }
 
+    /// Runs `body` on the registry of every store layered over this one, at any depth (and on this
+    /// store's own first, with `includingSelf`), holding one store's lock at a time. A child is
+    /// listed under its parent's lock, so one made meanwhile is either visited or was made after
+    /// `body` ran on its parent.
+    func forEachDescendant(includingSelf: Bool, _ body: (StoreCore, inout Registry) -> Void) {
+        var pending = includingSelf ? [self] : registry.withLock { $0.children.compactMap(\.core) }
+        while let core = pending.popLast() {
+            core.registry.withLock { registry in
+                pending += registry.children.compactMap(\.core)
+                body(core, &registry)
+            }
+        }
+    }
+
     /// Makes every store layered over this one, at any depth, forget what it built and keeps for
     /// `registration`, which this store no longer has: the next resolve through them builds from
     /// the registration that replaced it. Releases those instances with no lock held.
     func forgetInDescendants(_ registration: AnyRegistration) {
         let id = ObjectIdentifier(registration)
         var released: [AnyObject] = []
-        var pending = registry.withLock { registry in registry.children.compactMap(\.core) }
-        while let child = pending.popLast() {
-            child.registry.withLock { registry in
-                pending += registry.children.compactMap(\.core)
-                if let entry = registry.inheritedSlots.removeValue(forKey: id) {
-                    released.append(entry.slot)
-                    if let box = entry.slot.discard() { released.append(box) }
-                }
+        forEachDescendant(includingSelf: false) { _, registry in
+            if let entry = registry.inheritedSlots.removeValue(forKey: id) {
+                released.append(entry.slot)
+                if let box = entry.slot.discard() { released.append(box) }
             }
         }
         // Dropped here, with no lock held: their deinits may resolve.
@@ -137,42 +147,34 @@ final class StoreCore {
     /// for `types`, releasing them with no lock held.
     func discardKeptInstances(ofTypes types: Set<ObjectIdentifier>) {
         var released: [AnyObject] = []
-        var pending = [self]
-        while let core = pending.popLast() {
-            core.registry.withLock { registry in
-                pending += registry.children.compactMap(\.core)
-                for (registration, slot) in registry.slots where types.contains(ObjectIdentifier(registration.type)) {
-                    if let box = slot.discard() { released.append(box) }
-                }
+        forEachDescendant(includingSelf: true) { _, registry in
+            for (registration, slot) in registry.slots where types.contains(ObjectIdentifier(registration.type)) {
+                if let box = slot.discard() { released.append(box) }
             }
         }
         // Dropped here, with no lock held: their deinits may resolve.
         _ = released
     }
 
-    /// Adds `delta` to the count of decorators in scope of this store and, unless told not to,
-    /// of every store layered over it, at any depth. Each store's count changes while its lock is
-    /// held, so a child made meanwhile either is on the list or read the count after the change.
-    func adjustDecoratorsInScope(by delta: Int, descendants: Bool = true) {
-        var pending = [self]
-        while let core = pending.popLast() {
-            core.registry.withLock { registry in
-                dependency_store_add(core.decoratorCount, delta)
-                if descendants { pending += registry.children.compactMap(\.core) }
-            }
+    /// Adds `delta` to the count of decorators in scope of this store and of every store layered
+    /// over it, at any depth. Each store's count changes while its lock is held, so a child made
+    /// meanwhile either is visited or read its parent's count after the change (see
+    /// `DependencyStore.init(parent:)`).
+    func adjustDecoratorsInScope(by delta: Int) {
+        forEachDescendant(includingSelf: true) { core, _ in
+            dependency_store_add(core.decoratorCount, delta)
         }
+    }
+
+    /// Adds `delta` to this store's count of decorators in scope only: for a store no other store
+    /// is layered over yet (one being made).
+    func adjustOwnDecoratorsInScope(by delta: Int) {
+        dependency_store_add(decoratorCount, delta)
     }
 
     /// How many decorators this store and its ancestors have.
     var decoratorsInScope: Int {
         dependency_store_load_relaxed(decoratorCount)
-    }
-
-    /// Whether a build must look for decorators: one relaxed load, so that while none is in
-    /// scope (almost always) a build pays nothing more. A decorator added while a build runs may
-    /// or may not apply to it, as with any registration made meanwhile.
-    var hasDecoratorsInScope: Bool {
-        @inline(__always) get { dependency_store_load_relaxed(decoratorCount) != 0 }
     }
 
     /// Releases every instance the store keeps and keeps none from now on: called when the store

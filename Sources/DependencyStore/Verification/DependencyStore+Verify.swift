@@ -145,7 +145,7 @@ extension DependencyStore {
         }
         let decorators = registry.withLock { $0.decorators.values.reduce(0) { $0 + $1.count } }
         if decorators != 0 {
-            core.adjustDecoratorsInScope(by: decorators, descendants: false)
+            core.adjustOwnDecoratorsInScope(by: decorators)
         }
     }
 }
