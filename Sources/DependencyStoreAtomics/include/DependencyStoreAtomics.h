@@ -1,6 +1,6 @@
 // The atomic operations DependencyStore needs and Swift's standard library does not offer
 // before Synchronization (iOS 18, macOS 15): publishing a pointer once, and reading it back
-// without a lock (see Sources/DependencyStore/Internal/OnceCell.swift); and a counter a build
+// without a lock (see Sources/DependencyStore/Injection/OnceCell.swift); and a counter a build
 // reads without a lock (see DependencyStore.hasDecoratorsInScope).
 #ifndef DEPENDENCY_STORE_ATOMICS_H
 #define DEPENDENCY_STORE_ATOMICS_H
