@@ -147,18 +147,21 @@ extension DependencyStore {
         let elements = contributions(of: type).filter { !namedOnly || $0.registration.name != nil }
         guard !elements.isEmpty else { return nil }
         let observed = isObserved
-        var values: [(name: String?, value: T)] = []
-        for (registration, owner) in elements {
-            // Removed or replaced since it was listed: as if the collection had been read after.
-            guard let found = found(element: registration, of: owner) else { continue }
-            do {
-                values.append(
-                    (registration.name, try resolveElement(found, as: type, observed: observed, requester: requester)))
-            } catch {
-                fail(error, resolving: type, name: registration.name, at: requester)
+        // One resolve of the collection: the elements share their `.graph` dependencies.
+        return ResolutionStack.current.sharingOneGraph {
+            var values: [(name: String?, value: T)] = []
+            for (registration, owner) in elements {
+                // Removed or replaced since it was listed: as if the collection had been read after.
+                guard let found = found(element: registration, of: owner) else { continue }
+                do throws(ResolutionError) {
+                    values.append(
+                        (registration.name, try resolveElement(found, as: type, observed: observed, requester: requester)))
+                } catch {
+                    fail(error, resolving: type, name: registration.name, at: requester)
+                }
             }
+            return values
         }
-        return values
     }
 
     /// Resolves one element, as `verify()` builds it.

@@ -17,9 +17,13 @@ struct Decorator {
     /// Takes and returns a value of the decorated type.
     let apply: (DependencyStore, Any) -> Any
 
-    /// Whether it was added by the same call as `other`: the same place, target and assembly.
-    func isSame(as other: Decorator) -> Bool {
-        location == other.location && target == other.target && assembly == other.assembly
+    /// Whether it is `earlier` added again: by the same call (place and target) of the same
+    /// assembly, applied again. Decorators added outside an assembly, or by one application
+    /// (from a loop, say), are each a decorator of their own.
+    func replaces(_ earlier: Decorator) -> Bool {
+        guard let assembly, let earlierAssembly = earlier.assembly else { return false }
+        return location == earlier.location && target == earlier.target && assembly == earlierAssembly
+            && assembly.application != earlierAssembly.application
     }
 
     /// Whether it decorates what `registration` builds. A forward builds nothing of its own (it

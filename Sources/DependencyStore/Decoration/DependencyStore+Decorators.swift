@@ -18,8 +18,11 @@ extension DependencyStore {
     /// It runs on the thread that builds the instance, with the instance's resolution still on
     /// the chain, so a decorator that resolves what it decorates (directly or through others) is
     /// a cycle, and traps as one. Several decorators run in the order added, those of a parent
-    /// store first; a store layered over this one runs this store's decorators too. An instance a
-    /// scope already keeps is not decorated again; the decorator applies from the next build on.
+    /// store first, even when they are added from one line (a loop, a helper); a store layered
+    /// over this one runs this store's decorators too. An assembly applied again replaces the
+    /// decorators its earlier application added, call for call, instead of adding them twice. An
+    /// instance a scope already keeps is not decorated again; the decorator applies from the next
+    /// build on.
     ///
     /// To decorate every registration of a type, named ones and contributions included, use
     /// ``decorate(every:fileID:line:_:)``.
@@ -80,9 +83,9 @@ extension DependencyStore {
             apply: { store, value in decorator(store, value as! T) })
         let added: Bool = registry.withLock { registry in
             var entries = registry.decorators[ObjectIdentifier(T.self)] ?? []
-            // The same call made again (an assembly applied twice) replaces its decorator rather
-            // than wrapping every instance twice, as a registration made again replaces itself.
-            if let index = entries.firstIndex(where: { $0.isSame(as: entry) }) {
+            // The same call of an assembly applied again replaces its decorator rather than
+            // wrapping every instance twice, as a registration made again replaces itself.
+            if let index = entries.firstIndex(where: { entry.replaces($0) }) {
                 entries[index] = entry
                 registry.decorators[ObjectIdentifier(T.self)] = entries
                 return false

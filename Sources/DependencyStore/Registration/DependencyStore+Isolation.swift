@@ -143,7 +143,9 @@ extension DependencyStore {
         let typed = unsafeDowncast(found.registration, to: Registration<T>.self)
         let buildAsync = typed.buildAsync!
         if typed.isolation == .mainActor {
-            return decoratedIfAny(try await buildAsync(self, requester), of: typed)
+            // The synchronous resolve, on the main actor: it builds, decorates and keeps the
+            // instance once, as it does for a caller already there.
+            return try await buildAsync(self, requester)
         }
         if let kept = found.kept {
             if observed { report(typed, build: nil, chain: chain(on: nil)) }
@@ -170,14 +172,14 @@ extension DependencyStore {
                 return Self.instance(kept, as: type, lifetime: typed.lifetime)
             }
             guard case .awaiting(let inFlight, let started) = build else { preconditionFailure() }
-            if let cycle = resolution.beginAwaiting(inFlight) {
-                let labels = cycle.map { Diagnostics.label(of: $0.registration) }
+            let awaited = try await resolution.await(inFlight, subject: .instance(typed, store: self))
+            guard case .kept(let kept) = awaited else {
+                guard case .cycle(let waits) = awaited else { preconditionFailure() }
+                let labels = waits.map(\.subject.typeLabel)
                 fail(
                     asyncCycle(labels + [labels[0]], acrossTasks: true, requester: requester),
                     resolving: type, name: name, at: requester)
             }
-            defer { resolution.endAwaiting() }
-            let kept = try await inFlight.task.value
             // The build this resolve started reported itself; one it awaited is reused.
             if observed, !started { report(typed, build: nil, chain: chain(on: nil)) }
             return Self.instance(kept.object, as: type, lifetime: typed.lifetime)
@@ -208,6 +210,7 @@ extension DependencyStore {
             let lifetime = registration.lifetime
             // Not a child of the first resolver: cancelling it does not cancel the others' build.
             build.task = Task { [self] in
+                defer { WaitGraph.finished(build) }
                 do {
                     let (value, timing) = try await runAsyncFactory(
                         registration, in: chain, requester: requester, timed: timed)

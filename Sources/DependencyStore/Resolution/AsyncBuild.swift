@@ -2,16 +2,25 @@
 /// factory runs once however many tasks ask for it first: the first creates the build, the others
 /// await the same task. The task is not a child of any of them, so cancelling one waiter does not
 /// cancel the build.
+///
+/// To `WaitGraph`, a build is an agent (its factory may await other builds) and a target (others
+/// await it).
 final class AsyncBuild {
     /// What is being built, for the message of a cycle.
     let registration: AnyRegistration
     /// Set once, under the owning store's lock, before the build is published in its slot.
     var task: Task<KeptInstance, any Error>!
-    /// The build this one's factory is awaiting now, if any: guarded by `AsyncResolution.waits`.
-    var awaiting: AsyncBuild?
+    /// Set when the task has finished; guarded by `WaitGraph.state`.
+    var isFinished = false
 
     init(registration: AnyRegistration) {
         self.registration = registration
+    }
+
+    /// This build as `WaitGraph` names it: its address, unique while it exists, and the graph's
+    /// entries that name it hold it.
+    var identity: UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(self).toOpaque()
     }
 }
 
@@ -22,7 +31,9 @@ extension AsyncBuild: @unchecked Sendable {}
 struct AsyncResolution: Sendable {
     /// The registrations being built by this chain, outermost first, each with its store's core.
     let chain: [Link]
-    /// The innermost shared build this chain runs, if any.
+    /// The innermost shared build this chain runs, if any: the agent that waits when the chain
+    /// awaits another build. Child tasks (`async let`, task groups) inherit it, so every await in
+    /// flight at once is a wait of the same build.
     let build: AsyncBuild?
 
     struct Link: @unchecked Sendable {
@@ -43,29 +54,28 @@ struct AsyncResolution: Sendable {
             chain: chain + [Link(registration: registration, core: ObjectIdentifier(core))], build: build ?? self.build)
     }
 
-    /// The builds that wait for one another, as `WaitGraph` keeps the threads.
-    static let waits = Lock(())
-
-    /// Marks this chain's build as awaiting `other`, unless `other` (through what it awaits)
-    /// awaits this chain's build: then the two would wait for each other for ever, and the answer
-    /// is the builds of that cycle, starting with `other`.
-    func beginAwaiting(_ other: AsyncBuild) -> [AsyncBuild]? {
-        guard let mine = build else { return nil }  // nothing awaits a chain that runs no build
-        return Self.waits.withLock {
-            var cycle: [AsyncBuild] = []
-            var next: AsyncBuild? = other
-            while let step = next, !cycle.contains(where: { $0 === step }) {
-                cycle.append(step)
-                if step === mine { return cycle }
-                next = step.awaiting
-            }
-            mine.awaiting = other
-            return nil
+    /// Awaits `other`'s instance, registered in `WaitGraph` as a wait of this chain's build, unless
+    /// `other` (through what it awaits) awaits this chain's build: then the two would wait for
+    /// each other for ever, and the answer is the waits of that cycle, this one first.
+    func await(
+        _ other: AsyncBuild,
+        subject: @autoclosure () -> WaitSubject
+    ) async throws -> Awaited {
+        // Nothing waits for a chain that runs no build, so its wait cannot close a cycle.
+        guard let mine = build else { return .kept(try await other.task.value) }
+        let waiter = WaitGraph.Waiter(target: .build(other), subject: subject(), chain: chain.map(\.registration))
+        switch WaitGraph.beginWait(of: mine.identity, as: waiter) {
+        case .cycle(let waits)?: return .cycle(waits)
+        case .heldByStoppedWorker?, nil: break
         }
+        defer { WaitGraph.endWait(of: mine.identity, for: .build(other)) }
+        return .kept(try await other.task.value)
     }
 
-    func endAwaiting() {
-        guard let mine = build else { return }
-        Self.waits.withLock { mine.awaiting = nil }
+    /// What awaiting a build came to.
+    enum Awaited {
+        case kept(KeptInstance)
+        /// Not awaited: the waits of the cycle it would have closed, this one first.
+        case cycle([WaitGraph.Waiter])
     }
 }

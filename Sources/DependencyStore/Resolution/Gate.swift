@@ -61,10 +61,12 @@ struct RawGate {
     /// See `Gate.enter`.
     func enter(on stack: ResolutionStack, waitingFor subject: @autoclosure () -> WaitSubject) -> Gate.Refusal? {
         if !mutex.tryLockMutex() {
-            let waiter = WaitGraph.Waiter(gate: self, subject: subject(), chain: stack.registrations())
-            if let refusal = WaitGraph.beginWait(of: stack, as: waiter) { return refusal }
+            let waiter = WaitGraph.Waiter(target: .gate(self), subject: subject(), chain: stack.registrations())
+            let refusal = WaitGraph.beginWait(
+                of: stack.identity, as: waiter, isVerificationWorker: stack.verificationWorker != nil)
+            if let refusal { return refusal }
             mutex.lockMutex()
-            WaitGraph.endWait(of: stack)
+            WaitGraph.endWait(of: stack.identity, for: .gate(self))
         }
         dependency_store_store_release(ownerCell, stack.identity)
         return nil

@@ -115,9 +115,27 @@ final class ResolutionStack {
         if !graph.isEmpty, !isResolving { graph.removeAll(keepingCapacity: true) }
     }
 
-    /// Whether a factory is running on this thread: the top-level resolution has not returned.
+    /// Whether a factory is running on this thread, or a resolve of several instances at once (a
+    /// collection) is: the top-level resolution has not returned.
     private var isResolving: Bool {
-        frames.contains { $0.registration != nil }
+        sharedGraphs > 0 || frames.contains { $0.registration != nil }
+    }
+
+    /// How many resolves of several instances at once are running on this thread, outside any
+    /// factory's: each shares one graph among what it builds.
+    @exclusivity(unchecked)
+    private var sharedGraphs = 0
+
+    /// Runs `body`, which resolves several instances (the elements of a collection), as one
+    /// top-level resolution: their `.graph` dependencies are shared among them as among the
+    /// dependencies of one instance.
+    func sharingOneGraph<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        sharedGraphs += 1
+        defer {
+            sharedGraphs -= 1
+            if !graph.isEmpty, !isResolving { graph.removeAll(keepingCapacity: true) }
+        }
+        return try body()
     }
 
     /// The `.graph` instance of `registration` already built by this top-level resolution.

@@ -1,31 +1,59 @@
-/// Which threads are waiting at which gate, to tell a wait that will end from one that never can.
+/// Who waits for which build, for threads and tasks alike: the one place that tells a wait that
+/// will end from one that never can.
 ///
-/// Consulted only by a thread that found a gate taken and is about to block: it registers what
-/// it waits for, then follows the gate's holder to what that thread waits for, and so on. The
-/// walk ends at a thread that is running (the wait will end: keep waiting), at a gate that was
-/// left meanwhile (the same), or back at this thread: a cycle, in which every thread waits for
-/// the next and none can go on.
+/// An *agent* is what runs factories and may wait: a thread (named by its `ResolutionStack`'s
+/// address) or the task of a shared `async` build (named by its `AsyncBuild`'s address). It
+/// waits for a *target*: a gate that a thread holds while it builds a cached instance, or an
+/// `async` build in flight. A thread waits for one target at a time; a build's factory may await
+/// several at once (`async let`, a task group), so an agent has a list of waits.
 ///
-/// Every waiting thread registers under the one lock before it blocks, so of two threads that
-/// close a cycle, the one that registers second sees the other's entry and reports the cycle.
-/// A holder writes its gate's owner before it can register a wait of its own, and clears it only
-/// when it leaves, so an entry found in the walk always describes a thread that is blocked (or
-/// about to block) while holding the gates the walk passed through.
+/// Consulted only by an agent about to wait: it follows the target's holder to what that holder
+/// waits for, and so on, along every wait. The search ends at holders that run (the wait will
+/// end) or back at the agent itself: a cycle, in which each waits for the next and none can go on.
+///
+/// Every agent registers its wait under the one lock before it blocks or suspends, so of two that
+/// close a cycle, the one that registers second sees the other's entry and reports the cycle. A
+/// holder is known before it can register a wait of its own (a gate's owner word is written on
+/// entry; a build holds itself from creation), and stops holding only when it is done.
 enum WaitGraph {
-    /// One waiting thread.
+    /// What an agent waits for.
+    enum Target {
+        /// A cached instance that the thread holding this gate is building.
+        case gate(RawGate)
+        /// An `async` build in flight.
+        case build(AsyncBuild)
+
+        /// The agent that must finish for the wait to end, `nil` when none holds it any more.
+        /// Call with the graph's lock held (a build's `isFinished` is guarded by it).
+        var holder: UnsafeMutableRawPointer? {
+            switch self {
+            case .gate(let gate): gate.owner
+            case .build(let build): build.isFinished ? nil : build.identity
+            }
+        }
+
+        func isSame(as other: Target) -> Bool {
+            switch (self, other) {
+            case (.gate(let a), .gate(let b)): a.base == b.base
+            case (.build(let a), .build(let b)): a === b
+            default: false
+            }
+        }
+    }
+
+    /// One wait of one agent.
     struct Waiter {
-        /// Where it waits. Its memory lives while the entry exists: the waiting thread holds
-        /// the object the gate belongs to.
-        let gate: RawGate
-        /// What it waits for.
+        let target: Target
+        /// What it waits for, as the message of a cycle names it.
         let subject: WaitSubject
-        /// The registrations it is building, outermost first, as they were when it began to wait.
+        /// The registrations the agent is building, outermost first, as they were when it began to
+        /// wait.
         let chain: [AnyRegistration]
     }
 
     struct State {
-        /// The threads waiting at a gate, by their resolution stack's address.
-        var waiting: [UnsafeMutableRawPointer: Waiter] = [:]
+        /// What each waiting agent waits for.
+        var waiting: [UnsafeMutableRawPointer: [Waiter]] = [:]
         /// Verification workers that will never leave the gates they hold (stopped on a problem,
         /// or still running past the timeout), with that problem's line.
         var stopped: [UnsafeMutableRawPointer: String] = [:]
@@ -35,36 +63,71 @@ enum WaitGraph {
 
     static let state = Lock(State())
 
-    /// Registers the thread of `stack` as waiting, unless the wait could never end: then it stays
-    /// unregistered and the answer says why.
-    static func beginWait(of stack: ResolutionStack, as waiter: Waiter) -> Gate.Refusal? {
-        let thread = stack.identity
-        let isVerificationWorker = stack.verificationWorker != nil
-        return state.withLock { state in
-            var cycle = [waiter]
-            var gate = waiter.gate
-            var visited: Set<UnsafeMutableRawPointer> = [thread]
-            while let holder = gate.owner {
-                if holder == thread { return .cycle(cycle) }
-                if isVerificationWorker, let cause = state.stopped[holder] {
-                    return .heldByStoppedWorker(cause: cause)
-                }
-                // A holder that is not waiting runs, and will leave in time; one that is waiting
-                // at a gate it already holds got in and runs too.
-                guard let next = state.waiting[holder], next.gate.owner != holder,
-                    visited.insert(holder).inserted
-                else { break }
-                cycle.append(next)
-                gate = next.gate
+    /// Registers `agent` as waiting, unless the wait could never end: then it stays unregistered
+    /// and the answer says why: the waits of the cycle, this one first.
+    static func beginWait(
+        of agent: UnsafeMutableRawPointer,
+        as waiter: Waiter,
+        isVerificationWorker: Bool = false
+    ) -> Gate.Refusal? {
+        state.withLock { state in
+            var visited: Set<UnsafeMutableRawPointer> = [agent]
+            var stoppedCause: String?
+            if let path = pathBack(
+                to: agent, from: waiter.target, in: state, visited: &visited,
+                noticingStopped: isVerificationWorker, stoppedCause: &stoppedCause)
+            {
+                return .cycle([waiter] + path)
             }
-            state.waiting[thread] = waiter
+            if let stoppedCause { return .heldByStoppedWorker(cause: stoppedCause) }
+            state.waiting[agent, default: []].append(waiter)
             return nil
         }
     }
 
-    /// The thread of `stack` got in: it no longer waits.
-    static func endWait(of stack: ResolutionStack) {
-        state.withLock { $0.waiting[stack.identity] = nil }
+    /// The waits that lead from `target` back to `agent`, if any, depth first over every wait of
+    /// every holder on the way. With `noticingStopped`, notes in `stoppedCause` the first holder
+    /// on the way that is a stopped verification worker.
+    private static func pathBack(
+        to agent: UnsafeMutableRawPointer,
+        from target: Target,
+        in state: State,
+        visited: inout Set<UnsafeMutableRawPointer>,
+        noticingStopped: Bool,
+        stoppedCause: inout String?
+    ) -> [Waiter]? {
+        guard let holder = target.holder else { return nil }
+        if holder == agent { return [] }
+        if noticingStopped, stoppedCause == nil, let cause = state.stopped[holder] {
+            stoppedCause = cause
+        }
+        guard visited.insert(holder).inserted else { return nil }
+        for next in state.waiting[holder] ?? [] {
+            // A holder waiting at a gate it already holds got in, and runs.
+            if next.target.holder == holder { continue }
+            if let path = pathBack(
+                to: agent, from: next.target, in: state, visited: &visited, noticingStopped: noticingStopped,
+                stoppedCause: &stoppedCause)
+            {
+                return [next] + path
+            }
+        }
+        return nil
+    }
+
+    /// `agent` no longer waits for `target`: it got in, or what it awaited finished.
+    static func endWait(of agent: UnsafeMutableRawPointer, for target: Target) {
+        state.withLock { state in
+            guard var waits = state.waiting[agent], let index = waits.firstIndex(where: { $0.target.isSame(as: target) })
+            else { return }
+            waits.remove(at: index)
+            state.waiting[agent] = waits.isEmpty ? nil : waits
+        }
+    }
+
+    /// An `async` build finished: nothing waits for it any more.
+    static func finished(_ build: AsyncBuild) {
+        state.withLock { _ in build.isFinished = true }
     }
 
     // MARK: - Verification workers

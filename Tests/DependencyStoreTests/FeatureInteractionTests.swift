@@ -1,0 +1,183 @@
+import DependencyStore
+import Foundation
+import Testing
+
+// Where two features meet: each test here combines two that passed their own tests and broke
+// together, before resolution became one engine.
+
+/// A service whose instances are counted, for "how many were built, how often decorated".
+final class Counted: Sendable {
+    let number: Int
+    init(_ number: Int) { self.number = number }
+}
+
+/// A `.graph` dependency that several collection elements share.
+final class GraphPart {}
+
+/// A collection element that holds the `.graph` part it was built with.
+protocol PartUser: AnyObject {
+    var part: GraphPart { get }
+}
+
+final class FirstPartUser: PartUser {
+    let part: GraphPart
+    init(part: GraphPart) { self.part = part }
+}
+
+final class SecondPartUser: PartUser {
+    let part: GraphPart
+    init(part: GraphPart) { self.part = part }
+}
+
+/// Registers a `.graph` part and two elements of `PartUser` that each resolve it.
+private func storeWithTwoElementsSharingAGraphPart() -> DependencyStore {
+    let store = DependencyStore()
+    store.register(GraphPart.self, scope: .graph) { _ in GraphPart() }
+    store.contribute(PartUser.self, name: "first") { store in FirstPartUser(part: store.resolve()) }
+    store.contribute(PartUser.self, name: "second") { store in SecondPartUser(part: store.resolve()) }
+    return store
+}
+
+/// Adds `count` decorators of `Counted` from one line, as a loop or a helper does.
+private func addCountingDecorators(_ count: Int, to store: DependencyStore, runs: Counter) {
+    for _ in 0..<count {
+        store.decorate(Counted.self) { _, tracked in
+            runs.increment()
+            return tracked
+        }
+    }
+}
+
+/// Decorates `Counted` from one line, as a feature module does.
+private struct TrackingAssembly: Assembly {
+    let runs: Counter
+    func assemble(into store: DependencyStore) {
+        addCountingDecorators(1, to: store, runs: runs)
+    }
+}
+
+@Suite struct FeatureInteractionTests {
+    // MARK: Decorators and main-actor isolation
+
+    @Test(arguments: [Scope.singleton, .unique, .session])
+    func aMainActorRegistrationIsDecoratedOnceWhenResolvedFromOffTheMainActor(scope: Scope) async throws {
+        let store = DependencyStore()
+        let built = Counter()
+        let decorated = Counter()
+        store.register(ProfileModel.self, scope: scope, on: MainActor.self) { _ in
+            ProfileModel(number: built.increment())
+        }
+        store.decorate(ProfileModel.self) { _, model in
+            decorated.increment()
+            return model
+        }
+        _ = try await Task.detached { try await store.resolveAsync(ProfileModel.self) }.value
+        #expect(built.value == 1)
+        #expect(decorated.value == 1, "one build, one decoration")
+    }
+
+    @Test func aMainActorSingletonIsDecoratedOnceHoweverManyTasksResolveIt() async throws {
+        let store = DependencyStore()
+        let decorated = Counter()
+        store.register(ProfileModel.self, scope: .singleton, on: MainActor.self) { _ in ProfileModel(number: 1) }
+        store.decorate(ProfileModel.self) { _, model in
+            decorated.increment()
+            return model
+        }
+        let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<24 {
+                group.addTask { ObjectIdentifier(try await store.resolveAsync(ProfileModel.self)) }
+            }
+            return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        #expect(decorated.value == 1)
+        #expect(identities.count == 1, "every task gets the one decorated singleton")
+    }
+
+    // MARK: `.graph` across a collection
+
+    @Test func theElementsOfOneCollectionResolveShareTheirGraphInstances() throws {
+        let store = storeWithTwoElementsSharingAGraphPart()
+
+        let all = store.resolveAll(PartUser.self)
+        #expect(all.count == 2)
+        #expect(all[0].part === all[1].part, "resolveAll")
+
+        let array = store.resolve([PartUser].self)
+        #expect(array[0].part === array[1].part, "[T]")
+
+        let dictionary = store.resolve([String: PartUser].self)
+        let first = try #require(dictionary["first"])
+        let second = try #require(dictionary["second"])
+        #expect(first.part === second.part, "[String: T]")
+
+        // Two top-level resolves are two graphs.
+        #expect(store.resolveAll(PartUser.self)[0].part !== all[0].part)
+    }
+
+    // MARK: Decorators from one line
+
+    @Test func decoratorsAddedFromOneLineAllRun() {
+        let store = DependencyStore()
+        let runs = Counter()
+        store.register(Counted.self) { _ in Counted(0) }
+        addCountingDecorators(3, to: store, runs: runs)
+        _ = store.resolve(Counted.self)
+        #expect(runs.value == 3, "several decorators run in the order added")
+    }
+
+    @Test func anAssemblyAppliedTwiceStillDecoratesOnce() {
+        let store = DependencyStore()
+        let runs = Counter()
+        store.register(Counted.self) { _ in Counted(0) }
+        let assembly = TrackingAssembly(runs: runs)
+        store.apply(assembly)
+        store.apply(assembly)
+        _ = store.resolve(Counted.self)
+        #expect(runs.value == 1, "the second application replaces the first one's decorator")
+    }
+
+    // MARK: Async cycles with several awaits in flight
+
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+    @Test func anAsyncCycleClosedWhileTheFactoryAwaitsTwoThingsTrapsInsteadOfHanging() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                endTheProcessIfItHangs()
+                let store = DependencyStore()
+                let bothStarted = AsyncGate()
+                store.register(Database.self, scope: .singleton) { _ async throws in
+                    try await Task.sleep(nanoseconds: 200_000_000)
+                    return Database(generation: 0)
+                }
+                store.register(Ping.self, scope: .singleton) { store async throws in
+                    // Two awaits in flight at once: Pong, in a child task, and the database.
+                    async let pong = store.resolveAsync(Pong.self)
+                    await bothStarted.arriveAndWait(for: 2)
+                    _ = try await store.resolveAsync(Database.self)
+                    return Ping(try await pong)
+                }
+                store.register(Pong.self, scope: .singleton) { store async throws in
+                    await bothStarted.arriveAndWait(for: 2)
+                    return Pong(try await store.resolveAsync(Ping.self))
+                }
+                let done = DispatchSemaphore(value: 0)
+                Task {
+                    _ = try await store.resolveAsync(Pong.self)
+                    done.signal()
+                }
+                Task {
+                    _ = try await store.resolveAsync(Ping.self)
+                    done.signal()
+                }
+                done.wait()
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("dependency cycle"))
+        #expect(stderr.contains("DependencyStoreTests.Ping"))
+        #expect(stderr.contains("DependencyStoreTests.Pong"))
+        #expect(!stderr.contains("HUNG"))
+    }
+    #endif
+}
