@@ -56,7 +56,66 @@ private struct TrackingAssembly: Assembly {
     }
 }
 
+/// Docs/Verification.md's example: a module that needs a gateway the app provides.
+private struct CheckoutNeedsAGateway: Assembly {
+    func assemble(into store: DependencyStore) {
+        store.require(Clock.self)
+        store.register(Greeting.self) { store in
+            _ = store.resolve(Clock.self)
+            return FixedGreeting("checkout")
+        }
+    }
+}
+
+/// How many threads this process has now (Linux).
+private func threadCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+}
+
 @Suite struct FeatureInteractionTests {
+    // MARK: Requirements and the factories that need them
+
+    @Test func aRequiredTypeThatAFactoryAlsoNeedsStillNamesTheAssemblyThatRequiresIt() {
+        let store = DependencyStore()
+        store.apply(CheckoutNeedsAGateway())
+        let report = store.verify()
+        #expect(report.problems.contains { $0.kind == .missing && $0.path.map(\.type) == ["Greeting", "Clock"] })
+        let unmet = report.problems.filter { $0.kind == .unmetRequirement }
+        #expect(unmet.count == 1)
+        #expect(unmet.first?.description.contains("Clock is required by CheckoutNeedsAGateway (at ") == true)
+    }
+
+    // MARK: Verification and threads
+
+    #if compiler(>=6.2) && os(Linux)
+    @Test func verifyLeavesNoThreadBehindForProblemsOrIsolatedRegistrations() async {
+        // In a process of its own: the count of threads is the whole process's.
+        await #expect(processExitsWith: .success) {
+            endTheProcessIfItHangs()
+            let store = DependencyStore()
+            store.register(ProfileModel.self, on: MainActor.self) { _ in ProfileModel(number: 0) }
+            store.register(Banner.self) { store in
+                _ = store.resolve(ProfileModel.self)  // skipped: it needs the main actor
+                return Banner(greeting: FixedGreeting(""), clock: FixedClock(0))
+            }
+            store.register(Greeting.self) { store in
+                _ = store.resolve(Clock.self)  // missing
+                return FixedGreeting("")
+            }
+            _ = store.verify()  // the verifier's own set-up, once
+            let before = threadCount()
+            for _ in 0..<20 { _ = store.verify() }
+            // Ended threads leave /proc a moment after they return; poll, with a deadline.
+            let deadline = Date().addingTimeInterval(10)
+            while threadCount() > before, Date() < deadline { usleep(10_000) }
+            if threadCount() > before {
+                FileHandle.standardError.write(Data("threads: \(before) before, \(threadCount()) after\n".utf8))
+                exit(1)
+            }
+        }
+    }
+    #endif
+
     // MARK: Decorators and main-actor isolation
 
     @Test(arguments: [Scope.singleton, .unique, .session])

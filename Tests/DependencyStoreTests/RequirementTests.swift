@@ -52,7 +52,7 @@ struct RequirementTests {
         #expect(report.isClean, "\(report)")
     }
 
-    @Test func anUnmetCollectionAsksForAContributionAndAMissingOneIsReportedOnce() {
+    @Test func anUnmetRequirementThatAFactoryAlsoNeedsIsReportedWithItsDeclarerAndItsPath() {
         let store = DependencyStore()
         store.require([Plugin].self)
         store.require(Clock.self)
@@ -62,12 +62,16 @@ struct RequirementTests {
         }
         let report = store.verify()
         let unmet = report.problems.filter { $0.kind == .unmetRequirement }
-        #expect(unmet.count == 1, "Clock is already reported as missing, with its path: \(report)")
+        #expect(unmet.count == 2, "each requirement names who declared it: \(report)")
         #expect(
             unmet.first?.description.hasPrefix(
                 "unmet requirement: [Plugin] is required by DependencyStoreTests/RequirementTests.swift:") == true)
         #expect(unmet.first?.description.contains("nothing contributes to it. Fix: contribute a Plugin to it") == true)
-        #expect(report.problems.contains { $0.kind == .missing && $0.path.last?.type == "Clock" })
+        #expect(
+            unmet.last?.description.hasPrefix(
+                "unmet requirement: Clock is required by DependencyStoreTests/RequirementTests.swift:") == true)
+        // The factory that needs it is reported too, with the path.
+        #expect(report.problems.contains { $0.kind == .missing && $0.path.map(\.type) == ["Greeting", "Clock"] })
     }
 
     @Test func theTrapOfAMissingRequiredTypeNamesTheRequirement() {

@@ -55,8 +55,9 @@ enum WaitGraph {
         /// What each waiting agent waits for.
         var waiting: [UnsafeMutableRawPointer: [Waiter]] = [:]
         /// Verification workers that will never leave the gates they hold (stopped on a problem,
-        /// or still running past the timeout), with that problem's line.
-        var stopped: [UnsafeMutableRawPointer: String] = [:]
+        /// or still running past the timeout), with that problem's line, and the stack of a
+        /// stopped worker's ended thread: held, so that its address names no other thread.
+        var stopped: [UnsafeMutableRawPointer: (cause: String, stack: ResolutionStack?)] = [:]
         /// The threads of the verification workers that are still running, by worker.
         var workers: [ObjectIdentifier: UnsafeMutableRawPointer] = [:]
     }
@@ -98,8 +99,8 @@ enum WaitGraph {
     ) -> [Waiter]? {
         guard let holder = target.holder else { return nil }
         if holder == agent { return [] }
-        if noticingStopped, stoppedCause == nil, let cause = state.stopped[holder] {
-            stoppedCause = cause
+        if noticingStopped, stoppedCause == nil, let stopped = state.stopped[holder] {
+            stoppedCause = stopped.cause
         }
         guard visited.insert(holder).inserted else { return nil }
         for next in state.waiting[holder] ?? [] {
@@ -146,11 +147,11 @@ enum WaitGraph {
         }
     }
 
-    /// The worker will not leave the gates it holds (it is parked, or past its timeout), because
-    /// of `cause`; unless it has finished meanwhile.
-    static func workerStopped(_ worker: VerificationWorker, cause: String) {
+    /// The worker will not leave the gates it holds (its thread ends, keeping `stack`, or it runs
+    /// past its timeout), because of `cause`; unless it has finished meanwhile.
+    static func workerStopped(_ worker: VerificationWorker, cause: String, keeping stack: ResolutionStack?) {
         state.withLock { state in
-            if let thread = state.workers[ObjectIdentifier(worker)] { state.stopped[thread] = cause }
+            if let thread = state.workers[ObjectIdentifier(worker)] { state.stopped[thread] = (cause, stack) }
         }
     }
 }

@@ -84,23 +84,22 @@ extension DependencyStore {
         }
         verifier.run(roots, in: copy)
         let report = verifier.report(store: self, skipped: skipped, isolated: isolated, verifiedCount: roots.count)
-        let missing = Set(report.problems.filter { $0.kind == .missing }.compactMap(\.path.last))
-        return report.adding(requirementsAndOverrides(metIn: copy, rule: overrides, alreadyMissing: missing))
+        return report.adding(requirementsAndOverrides(metIn: copy, rule: overrides))
     }
 
     /// The requirements nothing registers (as `copy` shows what this store resolves), and every
     /// replacement made in this store and its parents, as problems and listed overrides.
     private func requirementsAndOverrides(
-        metIn copy: DependencyStore, rule: OverrideRule, alreadyMissing: Set<DependencyGraph.Node>
+        metIn copy: DependencyStore, rule: OverrideRule
     ) -> (problems: [VerificationProblem], overrides: [VerificationReport.Override]) {
         var problems: [VerificationProblem] = []
         var overrides: [VerificationReport.Override] = []
         for store in sequence(first: self, next: \.parent).reversed() {
             let (requirements, records) = store.registry.withLock { ($0.requirements, $0.overrides) }
             for requirement in requirements where !copy.canResolve(requirement.type, name: requirement.name) {
-                // Already reported when a factory asked for it: the missing line names the path.
+                // Reported even when a factory's `missing:` line names the type too: that line
+                // gives the path, this one who declared the need and where.
                 let node = DependencyGraph.Node.missing(requirement.type, name: requirement.name)
-                guard !alreadyMissing.contains(node) else { continue }
                 let collection = requirement.name == nil ? requirement.type as? any ContributedCollection.Type : nil
                 problems.append(
                     .unmetRequirement(

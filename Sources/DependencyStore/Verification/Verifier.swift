@@ -87,7 +87,7 @@ final class Verifier {
                     return problem
                 }
                 // It still holds its gates: a later build that needs one is told at once.
-                WaitGraph.workerStopped(worker, cause: problem.summary)
+                WaitGraph.workerStopped(worker, cause: problem.summary, keeping: nil)
             }
         }
         state.withLock { $0.finished = true }
@@ -256,7 +256,7 @@ final class Verifier {
     // MARK: - Private
 
     /// Ends this worker's part: records `problem`, marks the chain abandoned, releases `verify()`
-    /// and blocks this thread for good. Every parked worker has a problem of its own in the
+    /// and ends this thread. Every parked worker has a problem of its own in the
     /// report, and a later build that needs what it holds is reported at once, with its cause.
     private func park(problem: VerificationProblem?) -> Never {
         let stack = ResolutionStack.current
@@ -270,12 +270,17 @@ final class Verifier {
                 state.poisoned[ObjectIdentifier(registration)] = cause
             }
         }
-        if let worker = stack.verificationWorker {
-            WaitGraph.workerStopped(worker, cause: cause)
-            worker.done.signal()
+        guard let worker = stack.verificationWorker else {
+            preconditionFailure("DependencyStore.verify(): a problem was recorded off a verification worker")
         }
-        let never = DispatchSemaphore(value: 0)
-        while true { never.wait() }
+        // Keeps the stack, and so this thread's name in `WaitGraph`, for as long as a gate this
+        // thread held may be found: no other thread may be taken for it.
+        WaitGraph.workerStopped(worker, cause: cause, keeping: stack)
+        worker.done.signal()
+        // The factory can never return, so the thread ends here, without returning through its
+        // frames: what they hold (objects of the copy, its gates) is never released, but the
+        // thread and its stack are, so no thread outlives `verify()`.
+        pthread_exit(nil)
     }
 
     private func node(for registration: AnyRegistration) -> DependencyGraph.Node {
