@@ -102,9 +102,21 @@ private func threadCount() -> Int {
                 _ = store.resolve(Clock.self)  // missing
                 return FixedGreeting("")
             }
-            _ = store.verify()  // the verifier's own set-up, once
+            // Once each first, so that the threads the runtime keeps (its task pool's) exist.
+            func verifyAsync(rounds: Int) {
+                let finished = DispatchSemaphore(value: 0)
+                Task {
+                    for _ in 0..<rounds { _ = await store.verifyAsync() }
+                    finished.signal()
+                }
+                if finished.wait(timeout: .now() + 30) == .timedOut { exit(2) }
+            }
+            _ = store.verify()
+            verifyAsync(rounds: 1)
             let before = threadCount()
             for _ in 0..<20 { _ = store.verify() }
+            // The async form builds the main-actor factory on the main actor.
+            verifyAsync(rounds: 20)
             // Ended threads leave /proc a moment after they return; poll, with a deadline.
             let deadline = Date().addingTimeInterval(10)
             while threadCount() > before, Date() < deadline { usleep(10_000) }
@@ -204,20 +216,26 @@ private func threadCount() -> Int {
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
                 let store = DependencyStore()
-                let bothStarted = AsyncGate()
+                let pongStarted = AsyncGate()
+                let databaseStarted = AsyncGate()
+                // The order that hid the cycle: Ping awaits Pong (in a child task) and then the
+                // database, so its latest wait is the database's; only then does Pong await Ping.
+                // The pauses order the steps; the test passes in any order once every wait counts.
                 store.register(Database.self, scope: .singleton) { _ async throws in
-                    try await Task.sleep(nanoseconds: 200_000_000)
+                    await databaseStarted.arriveAndWait(for: 2)
+                    try await Task.sleep(nanoseconds: 300_000_000)
                     return Database(generation: 0)
                 }
                 store.register(Ping.self, scope: .singleton) { store async throws in
-                    // Two awaits in flight at once: Pong, in a child task, and the database.
                     async let pong = store.resolveAsync(Pong.self)
-                    await bothStarted.arriveAndWait(for: 2)
+                    try await Task.sleep(nanoseconds: 50_000_000)
                     _ = try await store.resolveAsync(Database.self)
                     return Ping(try await pong)
                 }
                 store.register(Pong.self, scope: .singleton) { store async throws in
-                    await bothStarted.arriveAndWait(for: 2)
+                    await pongStarted.arriveAndWait(for: 2)
+                    await databaseStarted.arriveAndWait(for: 2)
+                    try await Task.sleep(nanoseconds: 20_000_000)
                     return Pong(try await store.resolveAsync(Ping.self))
                 }
                 let done = DispatchSemaphore(value: 0)
@@ -226,6 +244,8 @@ private func threadCount() -> Int {
                     done.signal()
                 }
                 Task {
+                    // Pong's build is running before Ping's factory asks for it.
+                    await pongStarted.arriveAndWait(for: 2)
                     _ = try await store.resolveAsync(Ping.self)
                     done.signal()
                 }
@@ -233,7 +253,7 @@ private func threadCount() -> Int {
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains("dependency cycle"))
+        #expect(stderr.contains("dependency cycle across tasks"))
         #expect(stderr.contains("DependencyStoreTests.Ping"))
         #expect(stderr.contains("DependencyStoreTests.Pong"))
         #expect(!stderr.contains("HUNG"))

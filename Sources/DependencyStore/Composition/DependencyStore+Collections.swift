@@ -155,7 +155,10 @@ extension DependencyStore {
                 guard let found = found(element: registration, of: owner) else { continue }
                 do throws(ResolutionError) {
                     values.append(
-                        (registration.name, try resolveElement(found, as: type, observed: observed, requester: requester)))
+                        (
+                            registration.name,
+                            try resolveElement(found, as: type, observed: observed, requester: requester)
+                        ))
                 } catch {
                     fail(error, resolving: type, name: registration.name, at: requester)
                 }

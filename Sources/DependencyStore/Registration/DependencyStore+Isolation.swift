@@ -133,16 +133,30 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) async throws -> T {
-        let requester = Requester.call(SourceLocation(fileID: fileID, line: line))
+        try await resolveAsync(type, name: name, requester: .call(SourceLocation(fileID: fileID, line: line)))
+    }
+
+    func resolveAsync<T>(_ type: T.Type, name: String?, requester: Requester) async throws -> T {
         let lookup = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: false)
         guard let found = lookup?.found, found.registration.isolation != .none else {
             // Plain registrations, handles and missing ones: the synchronous path, which traps as usual.
+            if let verifier {
+                return try await verifyingResolve(
+                    type, name: name, requester: requester, verifier: verifier, onMainActor: false)
+            }
             return resolve(type, name: name, arguments: .none, requester: requester)
         }
         let observed = lookup?.isObserved ?? false
         let typed = unsafeDowncast(found.registration, to: Registration<T>.self)
         let buildAsync = typed.buildAsync!
+        if let verifier {
+            verifier.willResolve(typed, requestedBy: AsyncResolution.current.chain.last?.registration)
+        }
         if typed.isolation == .mainActor {
+            if let verifier {
+                return try await verifyingResolve(
+                    type, name: name, requester: requester, verifier: verifier, onMainActor: true)
+            }
             // The synchronous resolve, on the main actor: it builds, decorates and keeps the
             // instance once, as it does for a caller already there.
             return try await buildAsync(self, requester)
@@ -154,7 +168,7 @@ extension DependencyStore {
         let resolution = AsyncResolution.current
         if let start = resolution.indexOfLink(building: typed, in: core) {
             let labels = resolution.chain[start...].map { Diagnostics.label(of: $0.registration) }
-            fail(
+            try failAsync(
                 asyncCycle(labels + [Diagnostics.label(of: typed)], acrossTasks: false, requester: requester),
                 resolving: type, name: name, at: requester)
         }
@@ -176,7 +190,7 @@ extension DependencyStore {
             guard case .kept(let kept) = awaited else {
                 guard case .cycle(let waits) = awaited else { preconditionFailure() }
                 let labels = waits.map(\.subject.typeLabel)
-                fail(
+                try failAsync(
                     asyncCycle(labels + [labels[0]], acrossTasks: true, requester: requester),
                     resolving: type, name: name, at: requester)
             }
@@ -184,6 +198,16 @@ extension DependencyStore {
             if observed, !started { report(typed, build: nil, chain: chain(on: nil)) }
             return Self.instance(kept.object, as: type, lifetime: typed.lifetime)
         }
+    }
+
+    /// Traps with `error`, as `fail` does; on a verification copy, records it and throws
+    /// `VerificationStop` instead, which ends the `async` factories that await this resolve.
+    private func failAsync(
+        _ error: ResolutionError, resolving type: Any.Type, name: String?, at requester: Requester
+    ) throws -> Never {
+        guard let verifier else { fail(error, resolving: type, name: name, at: requester) }
+        verifier.record(error, subject: (type, name), chain: AsyncResolution.current.chain.map(\.registration))
+        throw VerificationStop()
     }
 
     private enum SharedBuild {

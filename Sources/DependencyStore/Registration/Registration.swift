@@ -161,6 +161,10 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         }
         _ = store.resolve(T.self, name: name, arguments: arguments, requester: .call(location))
     }
+
+    func resolveAsyncForVerification(in store: DependencyStore) async throws {
+        _ = try await store.resolveAsync(T.self, name: name, requester: .call(location))
+    }
 }
 
 // Registrations are immutable once made (every stored property is a `let`), and their factories
@@ -175,6 +179,8 @@ protocol VerifiableRegistration: AnyRegistration {
     func copyForVerification() -> AnyRegistration
     /// Resolves this registration in `store` (a verification copy), discarding the instance.
     func resolveForVerification(in store: DependencyStore, arguments: GivenArguments)
+    /// Resolves this `async` registration in `store` with `resolveAsync`, discarding the instance.
+    func resolveAsyncForVerification(in store: DependencyStore) async throws
 }
 
 extension AnyRegistration {

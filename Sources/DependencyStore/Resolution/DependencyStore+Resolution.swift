@@ -360,6 +360,9 @@ extension DependencyStore {
             throw wrongArguments(for: registration, given: arguments, requester: requester)
         }
         if registration.isolation != .none {
+            if let verifier, verifier.runsIsolatedFactories, registration.isolation == .mainActor, !isOnMainActor() {
+                return resolveOnMainActorForVerification(found, as: type, requester: requester, verifier: verifier)
+            }
             try checkSynchronousResolve(of: registration, requester: requester)
         }
         if let kept = found.kept {

@@ -58,8 +58,43 @@ final class ResolutionStack {
     /// What tracing keeps for this thread, made when a store with observers first resolves on it.
     var trace: ThreadTrace?
 
+    /// Where `Escape.leave()` jumps back to on this thread, `nil` outside `Escape.run`: memory of
+    /// its own, whose address C code keeps.
+    let escapePoint: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+
     private init() {
         frames.reserveCapacity(16)
+        escapePoint = .allocate(capacity: 1)
+        escapePoint.initialize(to: nil)
+    }
+
+    deinit {
+        escapePoint.deallocate()
+    }
+
+    /// How deep each of the stack's lists is: what `restore` puts back after `Escape` left frames
+    /// that never popped what they pushed.
+    struct Mark {
+        let frames: Int
+        let decorators: Int
+        let assemblies: Int
+        let sharedGraphs: Int
+        let nestedTimes: Int
+    }
+
+    func mark() -> Mark {
+        Mark(
+            frames: frames.count, decorators: decorators.count, assemblies: assemblies.count,
+            sharedGraphs: sharedGraphs, nestedTimes: trace?.nestedNanoseconds.count ?? 0)
+    }
+
+    func restore(_ mark: Mark) {
+        frames.removeSubrange(mark.frames...)
+        decorators.removeSubrange(mark.decorators...)
+        assemblies.removeSubrange(mark.assemblies...)
+        sharedGraphs = mark.sharedGraphs
+        if let trace { trace.nestedNanoseconds.removeSubrange(mark.nestedTimes...) }
+        if !isResolving { graph.removeAll() }
     }
 
     /// This thread, as `Gate` and `WaitGraph` name it: the stack's address, which is this

@@ -22,6 +22,9 @@ enum WaitGraph {
         case gate(RawGate)
         /// An `async` build in flight.
         case build(AsyncBuild)
+        /// Work handed to another agent, held by that agent once it runs it: a main-actor
+        /// factory that a verification worker has the main actor build (see `verifyAsync()`).
+        case handoff(Handoff)
 
         /// The agent that must finish for the wait to end, `nil` when none holds it any more.
         /// Call with the graph's lock held (a build's `isFinished` is guarded by it).
@@ -29,6 +32,7 @@ enum WaitGraph {
             switch self {
             case .gate(let gate): gate.owner
             case .build(let build): build.isFinished ? nil : build.identity
+            case .handoff(let handoff): handoff.holder
             }
         }
 
@@ -36,6 +40,7 @@ enum WaitGraph {
             switch (self, other) {
             case (.gate(let a), .gate(let b)): a.base == b.base
             case (.build(let a), .build(let b)): a === b
+            case (.handoff(let a), .handoff(let b)): a === b
             default: false
             }
         }
@@ -119,11 +124,23 @@ enum WaitGraph {
     /// `agent` no longer waits for `target`: it got in, or what it awaited finished.
     static func endWait(of agent: UnsafeMutableRawPointer, for target: Target) {
         state.withLock { state in
-            guard var waits = state.waiting[agent], let index = waits.firstIndex(where: { $0.target.isSame(as: target) })
+            guard var waits = state.waiting[agent],
+                let index = waits.firstIndex(where: { $0.target.isSame(as: target) })
             else { return }
             waits.remove(at: index)
             state.waiting[agent] = waits.isEmpty ? nil : waits
         }
+    }
+
+    /// Work one agent hands another and waits for.
+    final class Handoff: @unchecked Sendable {
+        /// The agent running it, `nil` before it starts and after it ends; guarded by `state`.
+        fileprivate(set) var holder: UnsafeMutableRawPointer?
+    }
+
+    /// `agent` starts running `handoff` (or, with `nil`, has ended it).
+    static func hold(_ handoff: Handoff, by agent: UnsafeMutableRawPointer?) {
+        state.withLock { _ in handoff.holder = agent }
     }
 
     /// An `async` build finished: nothing waits for it any more.

@@ -51,45 +51,63 @@ extension DependencyStore {
         captives: CaptiveRule = .scoped,
         overrides: OverrideRule = .listed
     ) -> VerificationReport {
-        precondition(timeout > 0, "DependencyStore.verify(): the timeout must be positive, not \(timeout)")
-        let verifier = Verifier(timeout: timeout, captiveRule: captives)
-        let copy = DependencyStore(verificationCopyOf: self, verifier: verifier)
-        // In a stable order: by the name a reader sees, then the full name and where registered;
-        // the elements of collections too, each built as a root of its own.
-        let registrations = copy.registry.withLock { $0.all + $0.allContributions }.map { registration in
-            let order = [
-                Diagnostics.shortName(of: registration.type), registration.name ?? "",
-                Diagnostics.label(of: registration), registration.location.description,
-            ]
-            return (order, registration)
-        }
-        .sorted { $0.0.lexicographicallyPrecedes($1.0) }
-        .map(\.1)
+        let plan = VerificationPlan(
+            of: self, sampleArguments: sampleArguments, timeout: timeout, captives: captives, isolated: false)
+        plan.verifier.run(plan.roots, in: plan.copy)
+        return plan.report(of: self, overrides: overrides)
+    }
 
-        var roots: [(registration: AnyRegistration, arguments: GivenArguments)] = []
-        var skipped: [AnyRegistration] = []
-        var isolated: [AnyRegistration] = []
-        for registration in registrations {
-            if registration.isolation != .none {
-                isolated.append(registration)
-            } else if registration.argumentTypes == nil {
-                roots.append((registration, .none))
-            } else if let sample = sampleArguments.last(where: {
-                $0.type == ObjectIdentifier(registration.type) && $0.name == registration.name
-            }) {
-                roots.append((registration, sample.given))
-            } else {
-                skipped.append(registration)
+    /// Verifies as ``verify(sampleArguments:timeout:captives:overrides:)`` does, and also runs
+    /// the factories it skips: main-actor factories on the main actor, and `async` ones awaited
+    /// with ``resolveAsync(_:name:fileID:line:)``, each under the same time bound.
+    ///
+    /// ```swift
+    /// @Test func theAppIsWiredRight() async {
+    ///     let store = DependencyStore()
+    ///     store.registerAll()
+    ///     let report = await store.verifyAsync()
+    ///     #expect(report.isClean, "\(report)")
+    /// }
+    /// ```
+    ///
+    /// A main-actor factory, or a factory that resolves one, is built on the main actor while the
+    /// verifier waits for it without blocking it, so call this from anywhere, the main actor
+    /// included. What an `async` factory resolves with `resolveAsync` is followed and checked; a
+    /// problem there ends the factory with an error that the report already holds. A synchronous
+    /// resolve that fails inside an `async` factory still traps, as it would at run time: resolve
+    /// with `resolveAsync` in `async` factories. A synchronous resolve of an `async` registration,
+    /// which can never work, is reported as `failed:`.
+    ///
+    /// - Parameters:
+    ///   - sampleArguments: Arguments for registrations whose factory takes them.
+    ///   - timeout: How long one registration's build may take, in seconds.
+    ///   - captives: Which captive dependencies to report.
+    ///   - overrides: Whether replacements are only listed or also problems.
+    /// - Returns: The report; its ``VerificationReport/skippedForIsolation`` is empty.
+    public func verifyAsync(
+        sampleArguments: [SampleArguments] = [],
+        timeout: Double = 5,
+        captives: CaptiveRule = .scoped,
+        overrides: OverrideRule = .listed
+    ) async -> VerificationReport {
+        let plan = VerificationPlan(
+            of: self, sampleArguments: sampleArguments, timeout: timeout, captives: captives, isolated: true)
+        // The synchronous builds wait for one another on a thread of their own, so that this task
+        // (perhaps on the main actor, which they may need) only awaits them.
+        let unchecked = UncheckedSendable(plan)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            unchecked.value.verifier.startWorker {
+                unchecked.value.verifier.run(unchecked.value.roots, in: unchecked.value.copy)
+                continuation.resume()
             }
         }
-        verifier.run(roots, in: copy)
-        let report = verifier.report(store: self, skipped: skipped, isolated: isolated, verifiedCount: roots.count)
-        return report.adding(requirementsAndOverrides(metIn: copy, rule: overrides))
+        await plan.verifier.runAsync(plan.asyncRoots, in: plan.copy)
+        return plan.report(of: self, overrides: overrides)
     }
 
     /// The requirements nothing registers (as `copy` shows what this store resolves), and every
     /// replacement made in this store and its parents, as problems and listed overrides.
-    private func requirementsAndOverrides(
+    fileprivate func requirementsAndOverrides(
         metIn copy: DependencyStore, rule: OverrideRule
     ) -> (problems: [VerificationProblem], overrides: [VerificationReport.Override]) {
         var problems: [VerificationProblem] = []
@@ -146,5 +164,63 @@ extension DependencyStore {
         if decorators != 0 {
             core.adjustOwnDecoratorsInScope(by: decorators)
         }
+    }
+}
+
+/// What one verification builds in and in what order: the copy, its verifier, and the
+/// registrations to build, sorted as the report lists them.
+private struct VerificationPlan {
+    let verifier: Verifier
+    let copy: DependencyStore
+    /// Built on the verifier's threads (main-actor ones hop to the main actor when `isolated`).
+    var roots: [(registration: AnyRegistration, arguments: GivenArguments)] = []
+    /// Awaited in tasks, when `isolated`.
+    var asyncRoots: [AnyRegistration] = []
+    /// Not built: their factory takes arguments nobody gave.
+    var skipped: [AnyRegistration] = []
+    /// Not built: main-actor and `async` registrations, unless `isolated`.
+    var skippedForIsolation: [AnyRegistration] = []
+
+    init(
+        of store: DependencyStore, sampleArguments: [SampleArguments], timeout: Double, captives: CaptiveRule,
+        isolated: Bool
+    ) {
+        precondition(timeout > 0, "DependencyStore.verify(): the timeout must be positive, not \(timeout)")
+        verifier = Verifier(timeout: timeout, captiveRule: captives, runsIsolatedFactories: isolated)
+        copy = DependencyStore(verificationCopyOf: store, verifier: verifier)
+        // In a stable order: by the name a reader sees, then the full name and where registered;
+        // the elements of collections too, each built as a root of its own.
+        let registrations = copy.registry.withLock { $0.all + $0.allContributions }.map { registration in
+            let order = [
+                Diagnostics.shortName(of: registration.type), registration.name ?? "",
+                Diagnostics.label(of: registration), registration.location.description,
+            ]
+            return (order, registration)
+        }
+        .sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        .map(\.1)
+
+        for registration in registrations {
+            if registration.isolation == .async, isolated {
+                asyncRoots.append(registration)
+            } else if registration.isolation != .none, !isolated {
+                skippedForIsolation.append(registration)
+            } else if registration.argumentTypes == nil {
+                roots.append((registration, .none))
+            } else if let sample = sampleArguments.last(where: {
+                $0.type == ObjectIdentifier(registration.type) && $0.name == registration.name
+            }) {
+                roots.append((registration, sample.given))
+            } else {
+                skipped.append(registration)
+            }
+        }
+    }
+
+    func report(of store: DependencyStore, overrides: OverrideRule) -> VerificationReport {
+        let report = verifier.report(
+            store: store, skipped: skipped, isolated: skippedForIsolation,
+            verifiedCount: roots.count + asyncRoots.count)
+        return report.adding(store.requirementsAndOverrides(metIn: copy, rule: overrides))
     }
 }

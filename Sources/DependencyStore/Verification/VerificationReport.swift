@@ -22,8 +22,10 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// given: not built, so not verified.
     public let skipped: [DependencyGraph.Node]
     /// Registrations not verified because their factory, or one they resolve, runs on the main
-    /// actor or is `async`: verification builds on threads of its own, where those cannot run.
-    /// ``description`` gives each one's reason.
+    /// actor or is `async`: ``DependencyStore/verify(sampleArguments:timeout:captives:overrides:)``
+    /// builds on threads of its own, where those cannot run. ``description`` gives each one's
+    /// reason. Always empty after ``DependencyStore/verifyAsync(sampleArguments:timeout:captives:overrides:)``,
+    /// which builds them too.
     public var skippedForIsolation: [DependencyGraph.Node] { isolationSkips.map(\.node) }
     /// The dependencies verification observed.
     public let graph: DependencyGraph
@@ -149,7 +151,7 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
         }
         if !isolationSkips.isEmpty {
             lines.append(
-                "Skipped, as verify() builds on threads of its own (resolve these with resolveAsync, and test them there):"
+                "Skipped, as verify() builds on threads of its own (await verifyAsync() to build these on the main actor and in tasks):"
             )
             lines += isolationSkips.map { "- \($0.node), registered at \($0.node.registeredAt ?? "?"): \($0.reason)" }
         }

@@ -20,7 +20,7 @@ import Musl
 final class Verifier {
     private let state = Lock(State())
     /// The timeout for one registration's build, in seconds.
-    private let timeout: Double
+    let timeout: Double
     /// Which captive dependencies the report lists.
     private let captiveRule: CaptiveRule
 
@@ -52,9 +52,14 @@ final class Verifier {
         let isLazy: Bool
     }
 
-    init(timeout: Double, captiveRule: CaptiveRule) {
+    /// Set by `verifyAsync()`: main-actor factories run on the main actor and `async` ones in
+    /// tasks, instead of being skipped.
+    let runsIsolatedFactories: Bool
+
+    init(timeout: Double, captiveRule: CaptiveRule, runsIsolatedFactories: Bool = false) {
         self.timeout = timeout
         self.captiveRule = captiveRule
+        self.runsIsolatedFactories = runsIsolatedFactories
     }
 
     // MARK: - Running
@@ -65,9 +70,7 @@ final class Verifier {
         in copy: DependencyStore
     ) {
         for root in roots {
-            let id = ObjectIdentifier(root.registration)
-            let skip = state.withLock { $0.poisoned[id] != nil || $0.resolved.contains(id) }
-            if skip { continue }
+            if isSettled(root.registration) { continue }
             _ = node(for: root.registration)
             let worker = VerificationWorker(verifier: self)
             let done = worker.done
@@ -75,22 +78,39 @@ final class Verifier {
                 let stack = ResolutionStack.current
                 stack.verificationWorker = worker
                 WaitGraph.workerStarted(worker, on: stack)
-                root.registration.verifiable.resolveForVerification(in: copy, arguments: root.arguments)
-                WaitGraph.workerFinished(worker)
-                done.signal()
+                let returned = Escape.run {
+                    root.registration.verifiable.resolveForVerification(in: copy, arguments: root.arguments)
+                }
+                // A build that stopped on a problem was left by `park`, which signalled `done`;
+                // either way the thread ends here.
+                if returned {
+                    WaitGraph.workerFinished(worker)
+                    done.signal()
+                }
             }
             if done.wait(timeout: .now() + timeout) == .timedOut {
-                let problem: VerificationProblem = state.withLock { state in
-                    let problem = VerificationProblem.timedOut(node(root.registration, in: &state), seconds: timeout)
-                    state.poisoned[id] = problem.summary
-                    state.problems.append(problem)
-                    return problem
-                }
-                // It still holds its gates: a later build that needs one is told at once.
-                WaitGraph.workerStopped(worker, cause: problem.summary, keeping: nil)
+                timedOut(root.registration, cause: worker)
             }
         }
-        state.withLock { $0.finished = true }
+    }
+
+    /// Records that the build of `registration` ran past the timeout. A worker's build still
+    /// holds its gates: a later build that needs one is told at once.
+    func timedOut(_ registration: AnyRegistration, cause worker: VerificationWorker?) {
+        let problem: VerificationProblem = state.withLock { state in
+            let problem = VerificationProblem.timedOut(node(registration, in: &state), seconds: timeout)
+            state.poisoned[ObjectIdentifier(registration)] = problem.summary
+            state.problems.append(problem)
+            return problem
+        }
+        if let worker { WaitGraph.workerStopped(worker, cause: problem.summary, keeping: nil) }
+    }
+
+    /// Whether `registration` needs no build of its own: it was built already (as a dependency of
+    /// another), or its build was abandoned.
+    func isSettled(_ registration: AnyRegistration) -> Bool {
+        let id = ObjectIdentifier(registration)
+        return state.withLock { $0.poisoned[id] != nil || $0.resolved.contains(id) }
     }
 
     /// The graph, the problems and the skipped registrations, once `run` has returned.
@@ -98,6 +118,8 @@ final class Verifier {
         -> VerificationReport
     {
         state.withLock { state in
+            // A build still running past its timeout adds nothing from now on.
+            state.finished = true
             let skippedNodes = skipped.map { node($0, in: &state) }
             let isolatedRoots = isolated.map { registration in
                 (
@@ -131,8 +153,10 @@ final class Verifier {
     /// A resolve of `registration` is starting: records the edge from the registration being built
     /// on this thread, and stops here, reporting the cause, when `registration` was abandoned
     /// before.
-    func willResolve(_ registration: AnyRegistration) {
-        let requester = ResolutionStack.current.frames.last?.registration
+    func willResolve(
+        _ registration: AnyRegistration,
+        requestedBy requester: AnyRegistration? = Verifier.innermostBuild()
+    ) {
         let cause: String? = state.withLock { state in
             guard !state.finished else { return nil }
             let to = node(registration, in: &state)
@@ -186,11 +210,43 @@ final class Verifier {
         ResolutionStack.currentIfCreated?.verificationWorker?.verifier === self
     }
 
-    /// Records `error` (a resolve of `subject` failed on this worker) and parks the worker.
+    /// Records `error` (a resolve of `subject` failed on this worker) and stops the worker.
     func abort(_ error: ResolutionError, subject: (type: Any.Type, name: String?)) -> Never {
+        park(problem: problem(for: error, subject: subject, chain: Self.buildsOnThisWorker()))
+    }
+
+    /// What the worker on this thread is building, outermost first: the `async` factories around
+    /// it, then the factories on this thread.
+    static func buildsOnThisWorker() -> [AnyRegistration] {
         let stack = ResolutionStack.current
-        let chain = stack.registrations()
-        let problem: VerificationProblem? = state.withLock { state in
+        return (stack.verificationWorker?.asyncChain ?? []) + stack.registrations()
+    }
+
+    /// The registration being built innermost on this worker, if any: what a resolve made now is
+    /// a dependency of.
+    static func innermostBuild() -> AnyRegistration? {
+        let stack = ResolutionStack.current
+        return stack.frames.last?.registration ?? stack.verificationWorker?.asyncChain.last
+    }
+
+    /// Records `error`, which a resolve of `subject` made in an `async` chain failed with, while
+    /// `verifyAsync()` runs `async` factories: the caller throws, and the factories above it
+    /// rethrow it.
+    func record(_ error: ResolutionError, subject: (type: Any.Type, name: String?), chain: [AnyRegistration]) {
+        let problem = problem(for: error, subject: subject, chain: chain)
+        state.withLock { state in
+            if let problem, !state.finished, !state.problems.contains(problem) { state.problems.append(problem) }
+        }
+    }
+
+    /// The problem `error` is, in a resolve of `subject` made while `chain` was being built; `nil`
+    /// for one that only means the registration cannot be verified here (see `.wrongIsolation`).
+    private func problem(
+        for error: ResolutionError,
+        subject: (type: Any.Type, name: String?),
+        chain: [AnyRegistration]
+    ) -> VerificationProblem? {
+        state.withLock { state in
             guard !state.finished else { return nil }
             let nodes = chain.map { node($0, in: &state) }
             switch error.kind {
@@ -208,6 +264,9 @@ final class Verifier {
                         $0.type == subject.type && $0.name == subject.name
                     } ?? 0
                 return .cycle(Array(nodes[start...]) + [nodes[start]])
+            case .wrongIsolation where runsIsolatedFactories && !error.description.contains("main actor"):
+                // A synchronous resolve of an async registration traps wherever it runs.
+                return .failed(withRegistrationOf(subject, appendedTo: nodes, in: &state), message: error.description)
             case .wrongIsolation:
                 // Not wrong: verify() builds on threads of its own, where a main-actor or async
                 // factory cannot run. The registration being verified is listed as skipped.
@@ -223,13 +282,12 @@ final class Verifier {
                 return .failed(withRegistrationOf(subject, appendedTo: nodes, in: &state), message: error.description)
             }
         }
-        park(problem: problem)
     }
 
     /// Records that this worker needs `subject`, which a stopped worker holds (or whose build was
     /// abandoned), because of `cause`, and parks the worker.
     func abort(blockedOn subject: (type: Any.Type, name: String?), by cause: String) -> Never {
-        let chain = ResolutionStack.current.registrations()
+        let chain = Self.buildsOnThisWorker()
         let problem: VerificationProblem? = state.withLock { state in
             guard !state.finished else { return nil }
             let nodes = withRegistrationOf(subject, appendedTo: chain.map { node($0, in: &state) }, in: &state)
@@ -260,7 +318,7 @@ final class Verifier {
     /// report, and a later build that needs what it holds is reported at once, with its cause.
     private func park(problem: VerificationProblem?) -> Never {
         let stack = ResolutionStack.current
-        let chain = stack.registrations()
+        let chain = Self.buildsOnThisWorker()
         let cause = problem?.summary ?? "an earlier problem"
         state.withLock { state in
             if let problem, !state.finished, !state.problems.contains(problem) {
@@ -270,17 +328,18 @@ final class Verifier {
                 state.poisoned[ObjectIdentifier(registration)] = cause
             }
         }
-        guard let worker = stack.verificationWorker else {
-            preconditionFailure("DependencyStore.verify(): a problem was recorded off a verification worker")
+        guard let worker = stack.verificationWorker, Escape.canLeave else {
+            preconditionFailure("DependencyStore.verify(): a problem was recorded outside a verified build")
         }
-        // Keeps the stack, and so this thread's name in `WaitGraph`, for as long as a gate this
-        // thread held may be found: no other thread may be taken for it.
-        WaitGraph.workerStopped(worker, cause: cause, keeping: stack)
+        if worker.ownsThread {
+            // Keeps the stack, and so this thread's name in `WaitGraph`, for as long as a gate this
+            // thread held may be found: no other thread may be taken for it.
+            WaitGraph.workerStopped(worker, cause: cause, keeping: stack)
+        }
         worker.done.signal()
-        // The factory can never return, so the thread ends here, without returning through its
-        // frames: what they hold (objects of the copy, its gates) is never released, but the
-        // thread and its stack are, so no thread outlives `verify()`.
-        pthread_exit(nil)
+        // The factory can never return: leave it (see `Escape`). A worker's thread then ends, so
+        // no thread outlives `verify()`; the main actor goes on with its next job.
+        Escape.leave()
     }
 
     private func node(for registration: AnyRegistration) -> DependencyGraph.Node {
@@ -322,7 +381,7 @@ final class Verifier {
         state.edgeOrder.append(key)
     }
 
-    private func startWorker(_ work: @escaping () -> Void) {
+    func startWorker(_ work: @escaping () -> Void) {
         let context = Unmanaged.passRetained(WorkerContext(work)).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t?
@@ -412,9 +471,17 @@ extension Verifier: @unchecked Sendable {}
 final class VerificationWorker: @unchecked Sendable {
     let verifier: Verifier
     let done = DispatchSemaphore(value: 0)
+    /// Whether the worker is a thread of the verifier's own, which ends when its build stops; not
+    /// the main actor's, which `verifyAsync()` borrows for a main-actor factory.
+    let ownsThread: Bool
+    /// The `async` factories being built around this worker's build, outermost first: the start
+    /// of the path of a problem it meets.
+    let asyncChain: [AnyRegistration]
 
-    init(verifier: Verifier) {
+    init(verifier: Verifier, ownsThread: Bool = true, asyncChain: [AnyRegistration] = []) {
         self.verifier = verifier
+        self.ownsThread = ownsThread
+        self.asyncChain = asyncChain
     }
 }
 

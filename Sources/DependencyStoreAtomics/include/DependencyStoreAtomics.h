@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "DependencyStoreEscape.h"
+
 /// Reads `*address` with acquire ordering: what was written before the matching release store
 /// is visible after this load.
 void *_Nullable dependency_store_load_acquire(void *_Nullable *_Nonnull address);

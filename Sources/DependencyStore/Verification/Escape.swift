@@ -1,0 +1,48 @@
+internal import DependencyStoreAtomics
+
+/// How `verify()` leaves a factory that can never return.
+///
+/// A factory that asks for something missing waits for a value nobody can give it: on a resolve
+/// that is not verifying, that is a trap. While verifying, the problem is recorded and the factory
+/// is left: the thread jumps back to where verification started the build (`run`), abandoning the
+/// frames in between without running them to their end.
+///
+/// What makes that safe here:
+/// - Only synchronous frames are abandoned, all on this thread, and all inside one job when the
+///   thread runs tasks (the main actor): the escape point is set inside the job.
+/// - No lock is held while user code runs, so none is abandoned held. The gates the abandoned
+///   frames held stay held, in the throw-away copy only; the registrations being built are marked
+///   abandoned first, so that nothing waits at those gates again (see `Verifier.willResolve`).
+/// - This thread's own bookkeeping (`ResolutionStack`) is put back as it was at `run`.
+/// - What the abandoned frames retained is never released: objects of the copy, leaked once per
+///   problem reported.
+enum Escape {
+    /// Runs `body`; `false` when a problem recorded while it ran left it through `leave()`.
+    static func run(_ body: @escaping () -> Void) -> Bool {
+        let stack = ResolutionStack.current
+        let mark = stack.mark()
+        // Retained for the call: an abandoned frame may hold one more reference, which is leaked.
+        let box = Unmanaged.passRetained(Body(body))
+        defer { box.release() }
+        let returned = dependency_store_run_escapable(
+            { context in Unmanaged<Body>.fromOpaque(context!).takeUnretainedValue().body() },
+            box.toOpaque(), stack.escapePoint)
+        if !returned { stack.restore(mark) }
+        return returned
+    }
+
+    /// Whether this thread is inside `run`, so that `leave()` has somewhere to go.
+    static var canLeave: Bool {
+        ResolutionStack.currentIfCreated?.escapePoint.pointee != nil
+    }
+
+    /// Leaves the innermost `run` on this thread. Call only when `canLeave`.
+    static func leave() -> Never {
+        dependency_store_escape(ResolutionStack.current.escapePoint.pointee!)
+    }
+
+    private final class Body {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+}

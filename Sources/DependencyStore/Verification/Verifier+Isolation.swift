@@ -1,0 +1,150 @@
+import Dispatch
+
+// What `verifyAsync()` adds to `verify()`: main-actor factories built on the main actor, and
+// `async` factories awaited in tasks, each under the same time bound as any build.
+
+/// A value handed from the main actor back to the verification worker waiting for it.
+private final class MainActorHandoff<T>: @unchecked Sendable {
+    let target = WaitGraph.Handoff()
+    let done = DispatchSemaphore(value: 0)
+    /// Written by the main actor before `done` is signalled, read by the worker after.
+    var value: T?
+}
+
+/// An error that ends an `async` factory `verifyAsync()` runs: a resolve it made failed, and the
+/// problem is in the report already.
+struct VerificationStop: Error {}
+
+extension DependencyStore {
+    /// On a worker of `verifyAsync()`: builds the main-actor registration of `found` on the main
+    /// actor, as a `@MainActor` caller would, while this worker waits. The wait is a wait in
+    /// `WaitGraph`, held by the main actor's thread once it runs the build, so a cycle through the
+    /// two is reported rather than waited on. A problem on the main actor is recorded there, and
+    /// this worker's build stops on it.
+    func resolveOnMainActorForVerification<T>(
+        _ found: Found, as type: T.Type, requester: Requester, verifier: Verifier
+    ) -> T {
+        let registration = found.registration
+        let handoff = MainActorHandoff<T>()
+        let worker = ResolutionStack.current
+        let waiter = WaitGraph.Waiter(
+            target: .handoff(handoff.target), subject: .instance(registration, store: self),
+            chain: worker.registrations())
+        // Nobody holds the handoff yet, so this never closes a cycle.
+        _ = WaitGraph.beginWait(of: worker.identity, as: waiter)
+        let store = UncheckedSendable(self)
+        let chain = UncheckedSendable(Verifier.buildsOnThisWorker())
+        Task { @MainActor in
+            let finished = verifier.onMainActor(handing: handoff.target, after: chain.value) {
+                handoff.value = store.value.resolve(
+                    T.self, name: registration.name, arguments: .none, requester: requester)
+            }
+            if !finished { handoff.value = nil }
+            handoff.done.signal()
+        }
+        handoff.done.wait()
+        WaitGraph.endWait(of: worker.identity, for: .handoff(handoff.target))
+        guard let value = handoff.value else {
+            verifier.abort(
+                blockedOn: (registration.type, registration.name),
+                by: "its factory, run on the main actor, stopped on a problem of this report")
+        }
+        return value
+    }
+
+    /// In `verifyAsync()`, what `resolveAsync` resolves synchronously (a plain registration, a
+    /// handle, a collection) on a verification copy, or, with `onMainActor`, a main-actor one: a
+    /// problem on the way is recorded, as on a worker, and thrown as `VerificationStop`, so that
+    /// the `async` factories awaiting it end too.
+    func verifyingResolve<T>(
+        _ type: T.Type, name: String?, requester: Requester, verifier: Verifier, onMainActor: Bool
+    ) async throws -> T {
+        let chain = AsyncResolution.current.chain.map(\.registration)
+        let handoff = MainActorHandoff<T>()
+        let store = UncheckedSendable(self)
+        let resolve = {
+            handoff.value = store.value.resolve(type, name: name, arguments: .none, requester: requester)
+        }
+        let returned =
+            if onMainActor {
+                await MainActor.run { verifier.onMainActor(handing: nil, after: chain, resolve) }
+            } else {
+                verifier.asBuild(after: chain, resolve)
+            }
+        guard returned, let value = handoff.value else { throw VerificationStop() }
+        return value
+    }
+}
+
+extension Verifier {
+    /// Runs `body` on the main actor as a verified build: a problem it meets is recorded and ends
+    /// it (returning `false`), as on a worker. The main actor's thread holds `handoff` meanwhile.
+    @MainActor
+    func onMainActor(
+        handing handoff: WaitGraph.Handoff?, after chain: [AnyRegistration] = [], _ body: @escaping () -> Void
+    ) -> Bool {
+        let stack = ResolutionStack.current
+        if let handoff { WaitGraph.hold(handoff, by: stack.identity) }
+        defer {
+            if let handoff { WaitGraph.hold(handoff, by: nil) }
+        }
+        return asBuild(after: chain, body)
+    }
+
+    /// Runs `body` on this thread, which is not a worker's own (the main actor's, or one running
+    /// an `async` factory), as a verified build that `chain` asked for: a problem it meets is
+    /// recorded, and ends it (returning `false`).
+    func asBuild(after chain: [AnyRegistration], _ body: @escaping () -> Void) -> Bool {
+        let stack = ResolutionStack.current
+        let saved = stack.verificationWorker
+        stack.verificationWorker = VerificationWorker(verifier: self, ownsThread: false, asyncChain: chain)
+        defer { stack.verificationWorker = saved }
+        return Escape.run(body)
+    }
+
+    /// Awaits each `async` registration of `roots` in a task of its own, one at a time, each
+    /// bounded by the timeout: what `verify()` lists as skipped for being `async`.
+    func runAsync(_ roots: [AnyRegistration], in copy: DependencyStore) async {
+        for root in roots {
+            if isSettled(root) { continue }
+            let copyBox = UncheckedSendable(copy)
+            let rootBox = UncheckedSendable(root)
+            let build = Task {
+                _ = try? await rootBox.value.verifiable.resolveAsyncForVerification(in: copyBox.value)
+            }
+            let finished = await Self.finishes(build, within: timeout)
+            if !finished { timedOut(root, cause: nil) }
+        }
+    }
+
+    /// Whether `task` finishes within `seconds`; if not, it is left running.
+    private static func finishes(_ task: Task<Void, Never>, within seconds: Double) async -> Bool {
+        let outcome = Lock<Bool?>(nil)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let resume: @Sendable (Bool) -> Void = { finished in
+                let first = outcome.withLock { state -> Bool in
+                    guard state == nil else { return false }
+                    state = finished
+                    return true
+                }
+                if first { continuation.resume(returning: finished) }
+            }
+            let deadline = Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                resume(false)
+            }
+            Task {
+                await task.value
+                deadline.cancel()
+                resume(true)
+            }
+        }
+    }
+}
+
+/// A value carried into a task that the compiler cannot see is used safely: a store or a
+/// registration of a verification copy, which verification uses from one build at a time.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,118 @@
+import DependencyStore
+import Foundation
+import Testing
+
+/// A main-actor model that needs a repository the app may forget to register.
+@MainActor final class WalletModel {
+    let clock: Clock
+    init(clock: Clock) { self.clock = clock }
+}
+
+/// Registers a main-actor factory and an async one that each need `Clock`, plus a plain
+/// registration that needs the main-actor one: what `verify()` skips and `verifyAsync()` builds.
+private func registerIsolatedFactories(in store: DependencyStore, built: Counter) {
+    store.register(WalletModel.self, on: MainActor.self) { store in
+        built.increment()
+        return WalletModel(clock: store.resolve())
+    }
+    store.register(Database.self, scope: .singleton) { store async throws in
+        built.increment()
+        _ = try await store.resolveAsync(Clock.self)
+        return Database(generation: 0)
+    }
+    store.register(Banner.self) { store in
+        _ = store.resolve(WalletModel.self)
+        return Banner(greeting: FixedGreeting(""), clock: FixedClock(0))
+    }
+}
+
+@Suite struct AsyncVerificationTests {
+    @Test func verifySkipsMainActorAndAsyncFactoriesAndSaysHowToCheckThem() {
+        let store = DependencyStore()
+        registerIsolatedFactories(in: store, built: Counter())
+        let report = store.verify()
+        #expect(report.isClean, "their missing Clock is not seen")
+        #expect(report.skippedForIsolation.map(\.type).sorted() == ["Banner", "Database", "WalletModel"])
+        #expect(report.description.contains("await verifyAsync() to build these"))
+    }
+
+    @Test func verifyAsyncBuildsThemAndFindsWhatTheyMiss() async {
+        let store = DependencyStore()
+        let built = Counter()
+        registerIsolatedFactories(in: store, built: built)
+
+        let report = await store.verifyAsync(timeout: 10)
+
+        #expect(report.skippedForIsolation.isEmpty)
+        #expect(built.value == 2, "each isolated factory ran once")
+        let missing = report.problems.filter { $0.kind == .missing }.map { $0.path.map(\.type) }
+        #expect(missing.contains(["Banner", "WalletModel", "Clock"]), "\(report)")
+        #expect(missing.contains(["Database", "Clock"]), "\(report)")
+        #expect(!report.isClean)
+    }
+
+    @Test func verifyAsyncOfAWellWiredAppIsClean() async {
+        let store = DependencyStore()
+        store.register(FixedClock(1), for: Clock.self)
+        registerIsolatedFactories(in: store, built: Counter())
+
+        let report = await store.verifyAsync(timeout: 10)
+
+        #expect(report.isClean, "\(report)")
+        #expect(report.verifiedCount == 4)
+        #expect(report.graph.edges.contains { $0.from.type == "Banner" && $0.to.type == "WalletModel" })
+        #expect(report.graph.edges.contains { $0.from.type == "Database" && $0.to.type == "Clock" })
+    }
+
+    @MainActor @Test func verifyAsyncCanBeAwaitedOnTheMainActor() async {
+        let store = DependencyStore()
+        store.register(FixedClock(1), for: Clock.self)
+        registerIsolatedFactories(in: store, built: Counter())
+        let report = await store.verifyAsync(timeout: 10)
+        #expect(report.isClean, "\(report)")
+    }
+
+    @Test func aSynchronousResolveOfAnAsyncRegistrationIsAProblemForVerifyAsync() async {
+        let store = DependencyStore()
+        store.register(Database.self) { _ async throws in Database(generation: 0) }
+        store.register(Banner.self) { store in
+            _ = store.resolve(Database.self)
+            return Banner(greeting: FixedGreeting(""), clock: FixedClock(0))
+        }
+        let report = await store.verifyAsync(timeout: 10)
+        let failed = report.problems.filter { $0.kind == .failed }
+        #expect(failed.count == 1, "\(report)")
+        #expect(failed.first?.path.map(\.type) == ["Banner", "Database"])
+    }
+
+    @Test func anAsyncCycleIsReportedByVerifyAsync() async {
+        let store = DependencyStore()
+        store.register(Ping.self) { store async throws in Ping(try await store.resolveAsync(Pong.self)) }
+        store.register(Pong.self) { store async throws in Pong(try await store.resolveAsync(Ping.self)) }
+        let report = await store.verifyAsync(timeout: 10)
+        #expect(report.problems.contains { $0.kind == .cycle }, "\(report)")
+    }
+
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+    @Test func aCycleThroughAWorkerAndTheMainActorIsReportedNotWaitedOn() async {
+        // In a process of its own with a watchdog: a hang here would block the main actor.
+        await #expect(processExitsWith: .success) {
+            endTheProcessIfItHangs()
+            let store = DependencyStore()
+            // Ping, a singleton built on a worker, needs the main-actor Pong, whose factory needs
+            // Ping: the main actor would wait at Ping's gate, held by the worker waiting for it.
+            store.register(Ping.self, scope: .singleton) { store in Ping(store.resolve(Pong.self)) }
+            store.register(Pong.self, on: MainActor.self) { store in Pong(store.resolve(Ping.self)) }
+            let finished = DispatchSemaphore(value: 0)
+            let cycles = Recorded(0)
+            Task {
+                let report = await store.verifyAsync(timeout: 5)
+                cycles.set(report.problems.filter { $0.kind == .cycle }.count)
+                finished.signal()
+            }
+            if finished.wait(timeout: .now() + 15) == .timedOut { exit(2) }
+            if cycles.value == 0 { exit(1) }
+        }
+    }
+    #endif
+}
