@@ -12,16 +12,20 @@ import Testing
         store.register(SendableClock(now: -1), for: SendableClockType.self)
         let wrongValues = Counter()
 
+        // Every value this store may hand out: the first clock or one a thread registered here. A
+        // clock of a child store (1,000 and up), or a torn or stale label, is wrong.
+        let clocks = Set(-1..<50)
+        let labels = Set((0..<12).map { "t\($0)" })
         onManyThreads(threads: 12, rounds: 40) { round, thread in
             for step in 0..<50 {
                 switch (thread + step) % 6 {
                 case 0:
                     store.register(SendableClock(now: step), for: SendableClockType.self)
                 case 1:
-                    if store.resolve(SendableClockType.self).now < -1 { wrongValues.increment() }
+                    if !clocks.contains(store.resolve(SendableClockType.self).now) { wrongValues.increment() }
                 case 2:
                     store.register(Label("t\(thread)"), for: Label.self)
-                    if !store.resolve(Label.self).text.hasPrefix("t") { wrongValues.increment() }
+                    if !labels.contains(store.resolve(Label.self).text) { wrongValues.increment() }
                 case 3:
                     if !store.isRegistered(SendableClockType.self) { wrongValues.increment() }
                 case 4:
@@ -31,7 +35,7 @@ import Testing
                     if holder.clock.now != 1_000 + thread { wrongValues.increment() }
                 default:
                     let holder = store.execute { SendableHolder() }
-                    if holder.clock.now < -1 { wrongValues.increment() }
+                    if !clocks.contains(holder.clock.now) { wrongValues.increment() }
                 }
             }
             _ = round
@@ -77,7 +81,7 @@ import Testing
             _ = store.resolve(Label.self)
         }
         resolver.start()
-        factoryStarted.wait()
+        factoryStarted.wait(for: "the factory to start")
         _ = store.resolve(SendableClockType.self)
         _ = store.isRegistered(Label.self)
         store.register(SendableClock(now: 3), for: SendableClockType.self)
@@ -168,7 +172,7 @@ final class WaitOutcome: @unchecked Sendable {
     }
 
     func waitUntilRecorded() -> DispatchTimeoutResult? {
-        recorded.wait()
+        guard recorded.wait(for: "the other thread's wait to end") else { return nil }
         return result
     }
 

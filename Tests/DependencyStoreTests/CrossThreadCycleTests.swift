@@ -99,12 +99,12 @@ private func expectEveryRoundToReportItsCycle(rounds: Int, microseconds: Int) {
                 let pongStarted = DispatchSemaphore(value: 0)
                 store.register(Ping.self, scope: .singleton) { store in
                     pingStarted.signal()
-                    pongStarted.wait()
+                    pongStarted.waitInChildProcess(for: "Pong's factory to start")
                     return Ping(store.resolve(Pong.self))
                 }
                 store.register(Pong.self, scope: .singleton) { store in
                     pongStarted.signal()
-                    pingStarted.wait()
+                    pingStarted.waitInChildProcess(for: "Ping's factory to start")
                     return Pong(store.resolve(Ping.self))
                 }
                 DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -140,12 +140,12 @@ private func expectEveryRoundToReportItsCycle(rounds: Int, microseconds: Int) {
                 let pongStarted = DispatchSemaphore(value: 0)
                 store.register(Ping.self) { _ in
                     pingStarted.signal()
-                    pongStarted.wait()
+                    pongStarted.waitInChildProcess(for: "Pong's factory to start")
                     return Ping(crossing.value!.pong)
                 }
                 store.register(Pong.self) { _ in
                     pongStarted.signal()
-                    pingStarted.wait()
+                    pingStarted.waitInChildProcess(for: "Ping's factory to start")
                     return Pong(crossing.value!.ping)
                 }
                 crossing.set(store.execute { Crossing() })

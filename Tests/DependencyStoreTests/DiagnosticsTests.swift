@@ -30,12 +30,12 @@ import Testing
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        // Screen's @Injected greeting is declared in Fixtures.swift, line 38.
+        // Screen's @Injected greeting is declared in Fixtures.swift, line 39.
         #expect(
             stderr.contains(
-                "Requested by: the @Injected property declared at DependencyStoreTests/Fixtures.swift:38, on its first read"
+                "Requested by: the @Injected property declared at DependencyStoreTests/Fixtures.swift:39, on its first read"
             ))
-        #expect(stderr.contains("DependencyStoreTests/Fixtures.swift:38: Fatal error"))
+        #expect(stderr.contains("DependencyStoreTests/Fixtures.swift:39: Fatal error"))
     }
 
     @Test func missingRegistrationInTheRootStoreSaysSoAndSuggestsRegisterAll() async throws {

@@ -209,7 +209,7 @@ final class InjectedLabel {
             }
             done.signal()
         }.start()
-        done.wait()
+        done.wait(for: "the thread to run its loop")
         #expect(seen.value == "inner")
     }
 }

@@ -249,7 +249,7 @@ private func threadCount() -> Int {
                     _ = try await store.resolveAsync(Ping.self)
                     done.signal()
                 }
-                done.wait()
+                done.waitInChildProcess(for: "the resolves to end")
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)

@@ -1,5 +1,6 @@
 import DependencyStore
 import Foundation
+import Testing
 
 // Small types the suites share. The protocols stand for what an app registers; the classes are
 // deliberately not Sendable, as app services and test mocks usually are not.
@@ -56,21 +57,61 @@ final class Counter: Sendable {
 /// Runs `body` on `threads` new threads released at the same moment, `rounds` times, and waits
 /// for all of them each round. Real threads rather than `concurrentPerform`, whose width is the
 /// core count (2 here), so that many callers really do arrive together.
-func onManyThreads(threads: Int, rounds: Int = 1, _ body: @escaping @Sendable (_ round: Int, _ thread: Int) -> Void) {
+///
+/// Each round has a deadline: threads still running past it fail the test, which goes on, so that
+/// a deadlock fails the run instead of hanging it.
+func onManyThreads(
+    threads: Int,
+    rounds: Int = 1,
+    deadline seconds: Double = testDeadline,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable (_ round: Int, _ thread: Int) -> Void
+) {
     for round in 0..<rounds {
         let start = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
         for index in 0..<threads {
             done.enter()
             let thread = Thread {
-                start.wait()
+                start.wait(upTo: seconds, for: "the start of round \(round)", sourceLocation: sourceLocation)
                 body(round, index)
                 done.leave()
             }
             thread.start()
         }
         for _ in 0..<threads { start.signal() }
-        done.wait()
+        if done.wait(timeout: .now() + seconds) == .timedOut {
+            Issue.record(
+                "round \(round) of \(threads) threads did not finish within \(seconds) s: a deadlock?",
+                sourceLocation: sourceLocation)
+            return
+        }
+    }
+}
+
+/// How long a test waits for another thread or task before it fails instead of hanging.
+let testDeadline: Double = 20
+
+extension DispatchSemaphore {
+    /// Waits for a signal for at most `seconds`. Past that the test fails, and the wait returns
+    /// `false` so the test goes on: a deadlock fails the run instead of hanging it.
+    @discardableResult
+    func wait(
+        upTo seconds: Double = testDeadline,
+        for what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
+        guard wait(timeout: .now() + seconds) == .timedOut else { return true }
+        Issue.record("waited \(seconds) s for \(what): a deadlock?", sourceLocation: sourceLocation)
+        return false
+    }
+
+    /// In the child process of an exit test: waits for a signal for at most `seconds`, then ends
+    /// the process as `endTheProcessIfItHangs` does, naming what it waited for.
+    func waitInChildProcess(upTo seconds: Double = testDeadline, for what: String) {
+        guard wait(timeout: .now() + seconds) == .timedOut else { return }
+        FileHandle.standardError.write(Data("HUNG: waited \(seconds) s for \(what)\n".utf8))
+        exit(3)
     }
 }
 

@@ -422,12 +422,12 @@ private func spin(microseconds: Int) {
                 let pongStarted = DispatchSemaphore(value: 0)
                 store.register(Ping.self) { _ in
                     pingStarted.signal()
-                    pongStarted.wait()
+                    pongStarted.waitInChildProcess(for: "Pong's factory to start")
                     return Ping(crossing.value!.pong)
                 }
                 store.register(Pong.self) { _ in
                     pongStarted.signal()
-                    pingStarted.wait()
+                    pingStarted.waitInChildProcess(for: "Ping's factory to start")
                     return Pong(crossing.value!.ping)
                 }
                 crossing.set(store.execute { ReleasableCrossing() })

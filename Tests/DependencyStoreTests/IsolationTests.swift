@@ -111,7 +111,7 @@ struct ConnectionFailed: Error, Equatable {}
                     _ = store.resolve(ProfileModel.self)
                     done.signal()
                 }.start()
-                done.wait()
+                done.waitInChildProcess(for: "the resolve to end")
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -154,7 +154,7 @@ struct ConnectionFailed: Error, Equatable {}
         store.register(Database.self, scope: .singleton) { _ async throws in
             let attempt = attempts.increment()
             if attempt == 1 {
-                await release.wait()
+                await release.waitUntilOpen()
                 throw ConnectionFailed()
             }
             return Database(generation: attempt)
@@ -185,7 +185,7 @@ struct ConnectionFailed: Error, Equatable {}
         let built = Counter()
         let release = AsyncGate()
         store.register(Database.self, scope: .singleton) { _ async throws in
-            await release.wait()
+            await release.waitUntilOpen()
             try Task.checkCancellation()  // the build's own task is never cancelled by a waiter
             return Database(generation: built.increment())
         }
@@ -291,7 +291,7 @@ struct ConnectionFailed: Error, Equatable {}
                     _ = try await store.resolveAsync(Ping.self)
                     done.signal()
                 }
-                done.wait()
+                done.waitInChildProcess(for: "the resolve to end")
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -324,7 +324,7 @@ struct ConnectionFailed: Error, Equatable {}
                     _ = try await store.resolveAsync(Pong.self)
                     done.signal()
                 }
-                done.wait()
+                done.waitInChildProcess(for: "the resolve to end")
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -341,13 +341,14 @@ actor AsyncGate {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var arrived = 0
     private var arrivalWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var hasDeadline = false
 
     /// Waits until the gate opens.
-    func wait() async {
+    func waitUntilOpen() async {
         if isOpen { return }
         arrived += 1
         notifyWatchers()
-        await withCheckedContinuation { waiting.append($0) }
+        await suspend { waiting.append($0) }
     }
 
     /// Waits until `count` callers have arrived, then lets them all go on.
@@ -358,19 +359,41 @@ actor AsyncGate {
             return
         }
         notifyWatchers()
-        await withCheckedContinuation { waiting.append($0) }
+        await suspend { waiting.append($0) }
     }
 
     /// Returns once `count` callers are waiting.
     func waitForWaiters(_ count: Int) async {
         if arrived >= count { return }
-        await withCheckedContinuation { arrivalWatchers.append((count, $0)) }
+        await suspend { arrivalWatchers.append((count, $0)) }
     }
 
     /// Opens the gate once `count` callers are waiting.
     func open(afterWaiters count: Int) async {
         await waitForWaiters(count)
         open()
+    }
+
+    /// Suspends with `park`, which keeps the continuation, under the gate's deadline: past it,
+    /// the test fails and everyone waiting goes on, so that a deadlock fails the run instead of
+    /// hanging it.
+    private func suspend(_ park: (CheckedContinuation<Void, Never>) -> Void) async {
+        if !hasDeadline {
+            hasDeadline = true
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(testDeadline * 1_000_000_000))
+                expire()
+            }
+        }
+        await withCheckedContinuation { park($0) }
+    }
+
+    private func expire() {
+        guard !waiting.isEmpty || !arrivalWatchers.isEmpty else { return }
+        Issue.record("an AsyncGate still had waiters after \(testDeadline) s: a deadlock?")
+        open()
+        for watcher in arrivalWatchers { watcher.continuation.resume() }
+        arrivalWatchers.removeAll()
     }
 
     private func open() {

@@ -169,7 +169,7 @@ import Testing
             let number = builds.increment()
             if number == 1 {
                 entered.signal()
-                proceed.wait()
+                proceed.wait(for: "the reset")
             }
             return Session(number)
         }
@@ -181,10 +181,10 @@ import Testing
             done.signal()
         }
         thread.start()
-        entered.wait()
+        entered.wait(for: "the first build to start")
         store.reset(.session)
         proceed.signal()
-        done.wait()
+        done.wait(for: "the resolving thread")
 
         #expect(callerGotTheFirstBuild.value == 1, "the caller still gets what it built")
         #expect(store.resolve(Session.self).number == 2, "built before the reset, so not kept after it")

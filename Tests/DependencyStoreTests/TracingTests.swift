@@ -264,7 +264,7 @@ private func registerCar(in store: DependencyStore, clock: ManualClock? = nil) {
 
         let resolver = Thread { _ = store.resolve(TracedSpark.self) }
         resolver.start()
-        observerStarted.wait()
+        observerStarted.wait(for: "the observer to start")
         _ = store.resolve(TracedSpark.self)
         store.register(Label("late"), for: Label.self)
         _ = store.resolve(TracedWheels.self)

@@ -225,7 +225,7 @@ struct VerificationTests {
         let store = DependencyStore()
         let release = DispatchSemaphore(value: 0)
         store.register(Session.self) { _ in
-            release.wait()
+            release.wait(for: "the test to release the factory")
             return Session()
         }
         store.register(FixedClock(1), for: Clock.self)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -114,7 +115,9 @@ final class TestHTTPServer: @unchecked Sendable {
             }
             close(waker)
         }
-        acceptLoopEnded.wait()
+        if acceptLoopEnded.wait(timeout: .now() + seconds) == .timedOut {
+            Issue.record("the test server's accept loop did not end within \(seconds) s")
+        }
         close(listener)
         _ = connections.wait(timeout: .now() + seconds)
     }
