@@ -67,6 +67,13 @@ private struct CheckoutNeedsAGateway: Assembly {
     }
 }
 
+/// Decorates the `Session` registered under the name "decorated", as a feature module does.
+private struct SessionDecoratingAssembly: Assembly {
+    func assemble(into store: DependencyStore) {
+        store.decorate(Session.self, name: "decorated") { _, session in session }
+    }
+}
+
 /// How many threads this process has now (Linux).
 private func threadCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
@@ -84,6 +91,38 @@ private func threadCount() -> Int {
         #expect(unmet.count == 1)
         #expect(unmet.first?.description.contains("Clock is required by CheckoutNeedsAGateway (at ") == true)
     }
+
+    // MARK: Decisions the model tests asked for
+
+    @Test func unloadingADecoratorDiscardsOnlyTheKeptInstancesItAppliesTo() {
+        let parent = DependencyStore()
+        parent.apply(SessionDecoratingAssembly())
+        let child = DependencyStore(parent: parent)
+        child.register(Session(1), for: Session.self, scope: .singleton)
+        child.register(Session(2), for: Session.self, name: "decorated", scope: .singleton)
+        let untouched = child.resolve(Session.self)
+        let decorated = child.resolve(Session.self, name: "decorated")
+
+        parent.unload(SessionDecoratingAssembly.self)
+
+        #expect(child.resolve(Session.self) === untouched, "no unloaded decorator applies to it")
+        #expect(child.resolve(Session.self, name: "decorated") !== decorated, "built again, undecorated")
+    }
+
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+    @Test func aDictionaryOfElementsWhenOnlyUnnamedOnesExistIsMissingAndSaysSo() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let store = DependencyStore()
+                store.contribute(NamedPlugin("console"), to: Plugin.self)
+                _ = store.resolve([String: Plugin].self)
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("no named element is contributed to it"))
+        #expect(stderr.contains("To fix: contribute its elements"))
+    }
+    #endif
 
     // MARK: Verification and threads
 

@@ -50,7 +50,8 @@ extension DependencyStore {
     /// A registration counts as the assembly's when it was made while `apply` ran the assembly
     /// (or an assembly it applied), on that thread; one that a later registration replaced is gone
     /// already, and what the assembly itself replaced does not come back. Instances the store
-    /// keeps of a type the assembly decorated are discarded too, so that none stays wrapped by a
+    /// keeps for a registration that one of the assembly's decorators applies to are discarded
+    /// too, in this store and the stores layered over it, so that none stays wrapped by a
     /// decorator that is gone. The kept instances are released
     /// after the store's lock is dropped; see ``unregister(_:name:fileID:line:)`` for instances
     /// already handed out and for `@Injected` properties.
@@ -68,7 +69,7 @@ extension DependencyStore {
         let belongs: (AssemblyTag?) -> Bool = { $0?.isPart(of: tag.type) ?? false }
         let location = SourceLocation(fileID: fileID, line: line)
         let how = "unload(\(tag.name).self)"
-        let (removed, decorated, decorators): ([AnyRegistration], Set<ObjectIdentifier>, Int) = registry.withLock {
+        let (removed, unloadedDecorators): ([AnyRegistration], [ObjectIdentifier: [Decorator]]) = registry.withLock {
             registry in
             var removed: [AnyRegistration] = []
             for registration in registry.all where belongs(registration.assembly) {
@@ -81,25 +82,29 @@ extension DependencyStore {
                 removed += elements.filter { belongs($0.assembly) }
                 registry.contributions[key] = kept.isEmpty ? nil : kept
             }
-            var decorated: Set<ObjectIdentifier> = []
-            var decorators = 0
+            var unloadedDecorators: [ObjectIdentifier: [Decorator]] = [:]
             for (key, entries) in registry.decorators {
                 let kept = entries.filter { !belongs($0.assembly) }
                 guard kept.count != entries.count else { continue }
-                decorated.insert(key)
-                decorators += entries.count - kept.count
+                unloadedDecorators[key] = entries.filter { belongs($0.assembly) }
                 registry.decorators[key] = kept.isEmpty ? nil : kept
             }
             registry.requirements.removeAll { belongs($0.assembly) }
             // What the assembly registered is gone, so are the replacements it took part in.
             registry.overrides.removeAll { belongs($0.replacedAssembly) || belongs($0.replacementAssembly) }
-            return (removed, decorated, decorators)
+            return (removed, unloadedDecorators)
         }
+        let decorators = unloadedDecorators.values.reduce(0) { $0 + $1.count }
         if decorators != 0 {
             core.adjustDecoratorsInScope(by: -decorators)
-            // Kept instances its decorators wrapped (a singleton decorated with the user's data)
-            // go too: the next resolve builds one without them.
-            core.discardKeptInstances(ofTypes: decorated)
+            // Kept instances its decorators applied to (a singleton decorated with the user's
+            // data) go too, here and in the stores over this one: the next resolve builds one
+            // without them. Instances of the type that no unloaded decorator applies to (another
+            // name, a forward) stay.
+            core.discardKeptInstances { registration in
+                unloadedDecorators[ObjectIdentifier(registration.type)]?.contains { $0.applies(to: registration) }
+                    ?? false
+            }
         }
         release(removed)
         return removed.count

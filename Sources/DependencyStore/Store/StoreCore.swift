@@ -143,12 +143,12 @@ final class StoreCore {
         _ = released
     }
 
-    /// Discards the instances this store, and every store layered over it, keeps of registrations
-    /// for `types`, releasing them with no lock held.
-    func discardKeptInstances(ofTypes types: Set<ObjectIdentifier>) {
+    /// Discards the instances this store, and every store layered over it, keeps of the
+    /// registrations `matching` picks, releasing them with no lock held.
+    func discardKeptInstances(matching: (AnyRegistration) -> Bool) {
         var released: [AnyObject] = []
         forEachDescendant(includingSelf: true) { _, registry in
-            for (registration, slot) in registry.slots where types.contains(ObjectIdentifier(registration.type)) {
+            for (registration, slot) in registry.slots where matching(registration) {
                 if let box = slot.discard() { released.append(box) }
             }
         }
