@@ -35,6 +35,13 @@ import Testing
                 case .register(_, let registration), .contribute(_, let registration):
                     scopes.insert(registration.scope)
                     if registration.autoclosure { features.insert("autoclosure") }
+                    for effect in registration.effects {
+                        if case .reset = effect {
+                            features.insert("reset in a factory")
+                        } else {
+                            features.insert("register in a factory")
+                        }
+                    }
                 case .resolve(_, let request, let keep, let viaExecute):
                     if case .one = request { requests.insert(.one(.a, name: nil)) } else { requests.insert(request) }
                     if keep { features.insert("keep") }
@@ -62,7 +69,7 @@ import Testing
         #expect(
             features == [
                 "autoclosure", "keep", "execute", "wrapping decorator", "marking decorator", "shared line",
-                "nested assembly",
+                "nested assembly", "reset in a factory", "register in a factory",
             ])
     }
 

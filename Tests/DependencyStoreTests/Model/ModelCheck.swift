@@ -222,13 +222,22 @@ enum ModelCheck {
     }
 
     private static func simplifications(of registration: ModelRegistration) -> [ModelRegistration] {
-        registration.recipe.indices.map { index in
+        let fewerDependencies = registration.recipe.indices.map { index in
             var recipe = registration.recipe
             recipe.remove(at: index)
             return ModelRegistration(
                 factory: registration.factory, type: registration.type, name: registration.name,
-                scope: registration.scope, recipe: recipe, autoclosure: false)
+                scope: registration.scope, recipe: recipe, autoclosure: false, effects: registration.effects)
         }
+        let noEffects =
+            registration.effects.isEmpty
+            ? []
+            : [
+                ModelRegistration(
+                    factory: registration.factory, type: registration.type, name: registration.name,
+                    scope: registration.scope, recipe: registration.recipe, autoclosure: false)
+            ]
+        return noEffects + fewerDependencies
     }
 
     private static func simplifications(of decorator: ModelDecorator) -> [ModelDecorator] {

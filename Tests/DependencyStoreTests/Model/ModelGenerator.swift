@@ -230,11 +230,24 @@ struct ModelGenerator {
         registration(of: .element, name: random.pick([nil, nil, "x", "y"]))
     }
 
-    private mutating func registration(of type: ModelType, name: String?) -> ModelRegistration {
+    /// Now and then with an effect: the factory resets a scope of the store resolving it, or
+    /// registers there (its own type included, which replaces the registration being built).
+    private mutating func registration(
+        of type: ModelType, name: String?, withEffects: Bool = true
+    ) -> ModelRegistration {
         let recipe = recipe(below: type.level)
+        var effects: [ModelEffect] = []
+        if withEffects, random.chance(10) {
+            if random.chance(50) {
+                effects.append(.reset(random.pick(ModelScope.resettable)))
+            } else {
+                let registered = random.chance(40) ? type : random.pick(ModelType.registrable)
+                effects.append(.register(registration(of: registered, name: self.name(), withEffects: false)))
+            }
+        }
         return ModelRegistration(
             factory: id(), type: type, name: name, scope: random.pick(ModelScope.allCases), recipe: recipe,
-            autoclosure: recipe.isEmpty && random.chance(40))
+            autoclosure: recipe.isEmpty && effects.isEmpty && random.chance(40), effects: effects)
     }
 
     private mutating func forward() -> ModelForward {

@@ -104,22 +104,40 @@ enum ModelRequest: Hashable, CustomStringConvertible {
 }
 
 /// A registration (`register`) or an element (`contribute`): its factory resolves `recipe`, in
-/// order, and builds an instance holding what it resolved.
+/// order, then has its `effects` on the store resolving it, and builds an instance holding what
+/// it resolved.
 struct ModelRegistration: Hashable, CustomStringConvertible {
-    /// Unique in a sequence: names the factory in the run counts, and the registration itself.
+    /// Unique in a sequence: names the factory in the run counts.
     let factory: Int
     let type: ModelType
     let name: String?
     let scope: ModelScope
     let recipe: [ModelRequest]
-    /// Registered with the autoclosure form, `register(expression, for:)` (only without a recipe).
+    /// Registered with the autoclosure form, `register(expression, for:)` (only without a recipe
+    /// or effects).
     let autoclosure: Bool
+    var effects: [ModelEffect] = []
 
     var description: String {
         let name = self.name.map { ", name: \"\($0)\"" } ?? ""
         let recipe = self.recipe.map(\.description).joined(separator: ", ")
+        let effects = self.effects.isEmpty ? "" : ", then \(self.effects.map(\.description).joined(separator: ", "))"
         let form = autoclosure ? " (autoclosure)" : ""
-        return "\(type)\(name), scope: \(scope), factory #\(factory) resolving [\(recipe)]\(form)"
+        return "\(type)\(name), scope: \(scope), factory #\(factory) resolving [\(recipe)]\(effects)\(form)"
+    }
+}
+
+/// What a factory does to the store resolving it, while it builds: "it may resolve other
+/// dependencies and even register new ones" (GettingStarted.md).
+enum ModelEffect: Hashable, CustomStringConvertible {
+    case reset(ModelScope)
+    case register(ModelRegistration)
+
+    var description: String {
+        switch self {
+        case .reset(let scope): "store.reset(\(scope))"
+        case .register(let registration): "store.register(\(registration))"
+        }
     }
 }
 

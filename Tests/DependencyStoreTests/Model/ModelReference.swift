@@ -145,6 +145,24 @@ struct ModelReference {
     private var undecided: Set<SlotKey> = []
     /// The instances alive only through an undecided slot.
     private var aliveIfUndecidedKept: Set<Int> = []
+    /// What the running operation has resolved so far: its callers hold it (in the parts they
+    /// are building, the collection being assembled, the `.graph`), so it stays alive whatever
+    /// the operation discards meanwhile.
+    private var inFlight: [Int] = []
+    /// Set when something kept strongly is discarded during an operation: who is alive is found
+    /// again before a `.weak` slot is read, as the store lets go of what it discards at once.
+    private var livenessIsStale = false
+    /// The cached builds running (a factory may reset or register while it builds), and what
+    /// happened to their slots meanwhile.
+    private var building: [SlotKey] = []
+    private var buildOutcomes: [SlotKey: BuildOutcome] = [:]
+
+    enum BuildOutcome {
+        /// Reset, replaced or removed while it ran: returned to the caller, not kept.
+        case abandoned
+        /// Its registration was hidden (see `shadow`) while it ran: kept, undecided.
+        case hidden
+    }
     /// The assemblies being applied, innermost last.
     private var applying: [Tag] = []
     private(set) var factoryRuns: [Int: Int] = [:]
@@ -159,6 +177,7 @@ struct ModelReference {
     /// Runs `operation`, or refuses it without changing anything (callers run it on a copy).
     mutating func perform(_ operation: ModelOperation) throws(Refusal) -> ModelObservation {
         let observation = try performWithoutCollecting(operation)
+        inFlight = []
         collect()
         return observation
     }
@@ -295,6 +314,12 @@ struct ModelReference {
                 undecided.insert(SlotKey(store: id, uid: uid))
             }
         }
+        for slot in building where slot.store == store || isAncestor(store, of: slot.store) {
+            guard let owner = owners[slot.uid], owner.key == key, owner.isElement == isElement,
+                isAncestor(owner.store, of: store), buildOutcomes[slot] == nil
+            else { continue }
+            buildOutcomes[slot] = .hidden
+        }
     }
 
     /// "Contributing again under a name replaces that element where it stands ...; unnamed
@@ -359,9 +384,14 @@ struct ModelReference {
         for id in stores.keys { discard(uid, in: id) }
     }
 
+    /// Forgets what `store` keeps for `uid`; a build of it running now will not keep its instance:
+    /// "a reset is never undone by a build that started before it" (Lifetimes.md), and "nothing of
+    /// the old [registration] is kept after" a replacement.
     private mutating func discard(_ uid: Int, in store: Int) {
-        stores[store]!.slots[uid] = nil
-        undecided.remove(SlotKey(store: store, uid: uid))
+        let key = SlotKey(store: store, uid: uid)
+        if stores[store]!.slots.removeValue(forKey: uid) != nil { livenessIsStale = true }
+        undecided.remove(key)
+        if building.contains(key) { buildOutcomes[key] = .abandoned }
     }
 
     // MARK: - Reset and unload
@@ -377,6 +407,11 @@ struct ModelReference {
                 "reset(\(scope)) of s\(store), which keeps an instance of the hidden registration #\(hidden)")
         }
         for uid in discarded { discard(uid, in: store) }
+        // "A resolve that is building an instance while you reset returns it to its caller but
+        // does not keep it."
+        for slot in building where slot.store == store && scopes[slot.uid]?.scope == scope {
+            discard(slot.uid, in: store)
+        }
         return discarded.count
     }
 
@@ -398,8 +433,9 @@ struct ModelReference {
         stores[store]!.elements.removeAll { removed.contains($0.uid) }
         stores[store]!.decorators.removeAll { $0.tag?.isPart(of: kind) == true }
         for uid in removed { forgetEverywhere(uid) }
-        for uid in stores[store]!.slots.keys where decoratedTypes.contains(scopes[uid]!.type) {
-            discard(uid, in: store)
+        let slotsOfDecoratedTypes = stores[store]!.slots.keys.map { SlotKey(store: store, uid: $0) } + building
+        for key in slotsOfDecoratedTypes where key.store == store && decoratedTypes.contains(scopes[key.uid]!.type) {
+            discard(key.uid, in: store)
         }
         return removed.count
     }
@@ -408,7 +444,7 @@ struct ModelReference {
     /// that type that the store does not "keep" strongly, or that stores layered over it keep:
     /// refuse the unload when there is such an instance (other than those of removed
     /// registrations, which go in any case).
-    private func refuseUndecidedDiscards(
+    private mutating func refuseUndecidedDiscards(
         of types: Set<ModelType>, by store: Int, sparing removed: Set<Int>
     ) throws(Refusal) {
         for (id, other) in stores where id == store || isAncestor(store, of: id) {
@@ -450,6 +486,14 @@ struct ModelReference {
     }
 
     private mutating func resolve(
+        _ request: ModelRequest, in context: inout Context, topLevel: Bool
+    ) throws(Refusal) -> Resolved {
+        let resolved = try resolveWithoutHolding(request, in: &context, topLevel: topLevel)
+        inFlight += resolved.ids
+        return resolved
+    }
+
+    private mutating func resolveWithoutHolding(
         _ request: ModelRequest, in context: inout Context, topLevel: Bool
     ) throws(Refusal) -> Resolved {
         switch request {
@@ -505,7 +549,10 @@ struct ModelReference {
                 if !context.graph.isEmpty { usedQuirks.insert(.graphPerCollectionElement) }
                 context.graph = [:]
             }
-            ids.append(try build(element, in: &context))
+            let id = try build(element, in: &context)
+            // The elements built so far are held by the collection being assembled.
+            inFlight.append(id)
+            ids.append(id)
         }
         return ids
     }
@@ -553,18 +600,35 @@ struct ModelReference {
             // scope keeps its instance in the child" (Lifetimes.md).
             try refuseUndecided(entry, in: context.store)
             if let kept = stores[context.store]!.slots[entry.uid] { return kept }
-            let id = try make(entry, registration, in: &context)
-            stores[context.store]!.slots[entry.uid] = id
-            return id
+            return try makeAndKeep(entry, registration, in: &context)
         case .weak:
             // "Shared while something else holds it strongly; once the last holder lets go, the
             // store forgets it and the next resolve builds a new one."
             try refuseUndecided(entry, in: context.store)
             if let kept = stores[context.store]!.slots[entry.uid], try isAlive(kept) { return kept }
-            let id = try make(entry, registration, in: &context)
-            stores[context.store]!.slots[entry.uid] = id
-            return id
+            return try makeAndKeep(entry, registration, in: &context)
         }
+    }
+
+    /// Builds an instance for the slot of `entry` in the resolving store, and keeps it there
+    /// unless the slot was discarded while the factory ran.
+    private mutating func makeAndKeep(
+        _ entry: Entry, _ registration: ModelRegistration, in context: inout Context
+    ) throws(Refusal) -> Int {
+        let key = SlotKey(store: context.store, uid: entry.uid)
+        building.append(key)
+        let id = try make(entry, registration, in: &context)
+        building.removeLast()
+        switch buildOutcomes.removeValue(forKey: key) {
+        case nil:
+            stores[context.store]!.slots[entry.uid] = id
+        case .abandoned:
+            break
+        case .hidden:
+            stores[context.store]!.slots[entry.uid] = id
+            undecided.insert(key)
+        }
+        return id
     }
 
     /// Runs the factory, then the decorators: "A decorator runs on every instance a
@@ -585,6 +649,13 @@ struct ModelReference {
         var parts: [Int] = []
         for request in registration.recipe {
             parts += try resolve(request, in: &context, topLevel: false).ids
+        }
+        // "Its factory receives the child" (Lifetimes.md): the effects are on the resolving store.
+        for effect in registration.effects {
+            switch effect {
+            case .reset(let scope): _ = try reset(scope, in: context.store)
+            case .register(let registration): add(registration, to: context.store)
+            }
         }
         var id = newInstance(registration.type, parts: parts)
         for store in lineage(of: context.store).reversed() {
@@ -616,7 +687,8 @@ struct ModelReference {
     }
 
     /// Whether `id` is still alive; refused when that depends on an undecided slot.
-    private func isAlive(_ id: Int) throws(Refusal) -> Bool {
+    private mutating func isAlive(_ id: Int) throws(Refusal) -> Bool {
+        if livenessIsStale { collect() }
         if aliveIfUndecidedKept.contains(id) {
             throw .undecided("a .weak instance that only a hidden registration's kept instance holds")
         }
@@ -635,7 +707,8 @@ struct ModelReference {
     /// holder, by a store's `.singleton` or custom-scope slot, or by an instance that is.
     /// Everything else is gone, and a `.weak` slot pointing at it is empty.
     private mutating func collect() {
-        var roots = held + holders.values.flatMap { $0.value?.ids ?? [] }
+        livenessIsStale = false
+        var roots = held + inFlight + holders.values.flatMap { $0.value?.ids ?? [] }
         var undecidedRoots: [Int] = []
         for (storeID, store) in stores {
             for (uid, id) in store.slots where scopes[uid]?.scope.isKeptStrongly == true {

@@ -191,8 +191,8 @@ final class ModelStoreRunner {
             store.register(
                 counts.leaf(T.self, factory: registration.factory), for: T.self, name: registration.name, scope: scope)
         } else {
-            store.register(T.self, name: registration.name, scope: scope) { store in
-                Self.build(T.self, registration, in: store, counts: counts)
+            store.register(T.self, name: registration.name, scope: scope) { [unowned self] store in
+                build(T.self, registration, in: store)
             }
         }
     }
@@ -205,17 +205,24 @@ final class ModelStoreRunner {
                 counts.leaf(ModelElement.self, factory: element.factory), to: ModelElement.self, name: element.name,
                 scope: scope)
         } else {
-            store.contribute(ModelElement.self, name: element.name, scope: scope) { store in
-                Self.build(ModelElement.self, element, in: store, counts: counts)
+            store.contribute(ModelElement.self, name: element.name, scope: scope) { [unowned self] store in
+                build(ModelElement.self, element, in: store)
             }
         }
     }
 
-    private static func build<T: ModelThing>(
-        _ type: T.Type, _ registration: ModelRegistration, in store: DependencyStore, counts: ModelRunCounts
-    ) -> T {
+    /// The factory of `registration`: counts the run, resolves the recipe, has the effects on the
+    /// resolving store, builds.
+    private func build<T: ModelThing>(_ type: T.Type, _ registration: ModelRegistration, in store: DependencyStore) -> T
+    {
         counts.factoryRan(registration.factory)
-        let parts = registration.recipe.flatMap { resolve($0, in: store).things }
+        let parts = registration.recipe.flatMap { Self.resolve($0, in: store).things }
+        for effect in registration.effects {
+            switch effect {
+            case .reset(let scope): store.reset(Self.scope(scope))
+            case .register(let registration): register(registration, in: store)
+            }
+        }
         return T(serial: counts.nextSerial(), parts: parts)
     }
 
