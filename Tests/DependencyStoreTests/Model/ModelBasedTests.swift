@@ -9,8 +9,7 @@ import Testing
 @Suite struct ModelBasedTests {
     @Test func randomSequencesBehaveAsTheDocsSay() {
         let configuration = ModelRunConfiguration.current
-        for seed in configuration.seeds {
-            let operations = ModelGenerator.sequence(seed: seed, count: configuration.operations)
+        for (seed, operations) in configuration.sequences {
             ModelCheck.expectAgreement(operations, seed: seed)
         }
     }
@@ -28,8 +27,8 @@ import Testing
         var scopes: Set<ModelScope> = []
         var requests: Set<ModelRequest> = []
         var features: Set<String> = []
-        for seed in 1...UInt64(ModelRunConfiguration.defaultSeedCount) {
-            for operation in ModelGenerator.sequence(seed: seed, count: ModelRunConfiguration.defaultOperations) {
+        for (_, operations) in ModelRunConfiguration.defaultSequences {
+            for operation in operations {
                 kinds.insert(operation.kind)
                 switch operation {
                 case .register(_, let registration), .contribute(_, let registration):

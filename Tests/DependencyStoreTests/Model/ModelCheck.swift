@@ -17,6 +17,19 @@ struct ModelRunConfiguration {
     let seeds: [UInt64]
     let operations: Int
 
+    /// The sequences of the default run, made once for the tests that share them.
+    static let defaultSequences: [(seed: UInt64, operations: [ModelOperation])] = (1...UInt64(defaultSeedCount)).map {
+        ($0, ModelGenerator.sequence(seed: $0, count: defaultOperations))
+    }
+
+    /// The sequences this run checks.
+    var sequences: [(seed: UInt64, operations: [ModelOperation])] {
+        if seeds == Array(1...UInt64(Self.defaultSeedCount)), operations == Self.defaultOperations {
+            return Self.defaultSequences
+        }
+        return seeds.map { ($0, ModelGenerator.sequence(seed: $0, count: operations)) }
+    }
+
     static var current: ModelRunConfiguration {
         let environment = ProcessInfo.processInfo.environment
         let operations = environment["MODEL_OPS"].flatMap { Int($0) } ?? defaultOperations
@@ -47,6 +60,7 @@ enum ModelCheck {
     /// Whether the plain model accepts every operation: only such a sequence is run on a store.
     static func isRunnable(_ operations: [ModelOperation]) -> Bool {
         var model = ModelReference()
+        model.observes = false
         for operation in operations {
             guard (try? model.perform(operation)) != nil else { return false }
         }

@@ -48,6 +48,7 @@ struct ModelGenerator {
 
     init(seed: UInt64) {
         random = ModelRandom(seed: seed)
+        model.observes = false
     }
 
     /// `count` operations the model accepts (fewer only if it refuses candidate after candidate).

@@ -5,7 +5,7 @@
 
 /// The registered types the sequences use. Each is a class of its own (see `ModelTypes.swift`), so
 /// that identity can be compared; the two forwarded types are protocols every one of them adopts.
-enum ModelType: Int, CaseIterable, Hashable, CustomStringConvertible {
+enum ModelType: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case a
     case b
     case c
@@ -48,7 +48,7 @@ enum ModelType: Int, CaseIterable, Hashable, CustomStringConvertible {
 }
 
 /// The scopes, custom ones included: two, so that resetting one is seen to leave the other alone.
-enum ModelScope: Int, CaseIterable, Hashable, CustomStringConvertible {
+enum ModelScope: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case unique
     case graph
     case singleton
@@ -76,7 +76,7 @@ enum ModelScope: Int, CaseIterable, Hashable, CustomStringConvertible {
 
 /// What a resolve asks for: one registration, or the collection of `ModelElement` in one of its
 /// three forms.
-enum ModelRequest: Hashable, CustomStringConvertible {
+enum ModelRequest: Hashable, Sendable, CustomStringConvertible {
     case one(ModelType, name: String?)
     /// `resolveAll(ModelElement.self)`: `[]` when nothing is contributed.
     case all
@@ -106,7 +106,7 @@ enum ModelRequest: Hashable, CustomStringConvertible {
 /// A registration (`register`) or an element (`contribute`): its factory resolves `recipe`, in
 /// order, then has its `effects` on the store resolving it, and builds an instance holding what
 /// it resolved.
-struct ModelRegistration: Hashable, CustomStringConvertible {
+struct ModelRegistration: Hashable, Sendable, CustomStringConvertible {
     /// Unique in a sequence: names the factory in the run counts.
     let factory: Int
     let type: ModelType
@@ -129,7 +129,7 @@ struct ModelRegistration: Hashable, CustomStringConvertible {
 
 /// What a factory does to the store resolving it, while it builds: "it may resolve other
 /// dependencies and even register new ones" (GettingStarted.md).
-enum ModelEffect: Hashable, CustomStringConvertible {
+enum ModelEffect: Hashable, Sendable, CustomStringConvertible {
     case reset(ModelScope)
     case register(ModelRegistration)
 
@@ -142,7 +142,7 @@ enum ModelEffect: Hashable, CustomStringConvertible {
 }
 
 /// `forward(type, name:, to: target, named: targetName)`.
-struct ModelForward: Hashable, CustomStringConvertible {
+struct ModelForward: Hashable, Sendable, CustomStringConvertible {
     /// Unique in a sequence: the forward is a registration of its own.
     let id: Int
     let type: ModelType
@@ -160,8 +160,8 @@ struct ModelForward: Hashable, CustomStringConvertible {
 /// `decorate(type, name:)` or `decorate(every: type)`. A decorator either marks the instance it
 /// is given (appends its id to the instance's `marks`, and returns it) or wraps it in a new
 /// instance of the same type that holds the old one and what `recipe` resolves.
-struct ModelDecorator: Hashable, CustomStringConvertible {
-    enum Target: Hashable {
+struct ModelDecorator: Hashable, Sendable, CustomStringConvertible {
+    enum Target: Hashable, Sendable {
         case named(String?)
         case every
     }
@@ -188,7 +188,7 @@ struct ModelDecorator: Hashable, CustomStringConvertible {
 
 /// One application of one of the three assembly types (`kind` 0, 1 or 2: `ModelAssemblyOne`,
 /// `...Two`, `...Three`), with what its `assemble(into:)` does.
-struct ModelAssembly: Hashable, CustomStringConvertible {
+struct ModelAssembly: Hashable, Sendable, CustomStringConvertible {
     let kind: Int
     let steps: [ModelStep]
 
@@ -202,7 +202,7 @@ struct ModelAssembly: Hashable, CustomStringConvertible {
 }
 
 /// What an assembly does, in order.
-enum ModelStep: Hashable, CustomStringConvertible {
+enum ModelStep: Hashable, Sendable, CustomStringConvertible {
     case register(ModelRegistration)
     case contribute(ModelRegistration)
     case forward(ModelForward)
@@ -224,7 +224,7 @@ enum ModelStep: Hashable, CustomStringConvertible {
 /// One operation of a sequence. Stores and holders are named by ids that their creating
 /// operation gives them, so that dropping an unrelated operation never renames them; store 0 is
 /// the root, there from the start.
-enum ModelOperation: Hashable, CustomStringConvertible {
+enum ModelOperation: Hashable, Sendable, CustomStringConvertible {
     case makeChild(store: Int, parent: Int)
     case register(store: Int, ModelRegistration)
     case contribute(store: Int, ModelRegistration)

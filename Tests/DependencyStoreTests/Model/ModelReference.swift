@@ -121,6 +121,9 @@ struct ModelReference {
     }
 
     let quirks: Quirks
+    /// Whether `perform` describes what resolves return; the generator only needs to know
+    /// whether an operation is accepted, and the trees are the costly part.
+    var observes = true
     /// The quirks that changed something, for the report.
     private(set) var usedQuirks: Quirks = []
 
@@ -735,7 +738,8 @@ struct ModelReference {
     // MARK: - Observations
 
     private func observation(of resolved: Resolved) -> ModelObservation {
-        .instances(resolved.ids.map(node), keys: resolved.keys)
+        guard observes else { return .nothing }
+        return .instances(resolved.ids.map(node), keys: resolved.keys)
     }
 
     private func node(_ id: Int) -> ModelNode {
