@@ -41,7 +41,8 @@ struct ModelGenerator {
 
     private var random: ModelRandom
     private var model = ModelReference()
-    /// Factories, forwards and decorators share one id space, so every registration has a uid.
+    /// Factories, forwards and decorators share one id space: an id in a printed sequence names
+    /// one thing.
     private var nextID = 1
     private var nextStore = 1
     private var nextHolder = 1

@@ -1,6 +1,6 @@
 // The reference model: what the documentation (Docs/Lifetimes.md, Docs/Composition.md,
-// Docs/GettingStarted.md, Docs/Testing.md) says a store does, written as simply as possible and
-// without looking at how the store does it. Where the docs and the store differ, this file follows
+// Docs/GettingStarted.md, Docs/Testing.md) says a store does, written as simply as possible from
+// the docs, not from how the store does it. Where the docs and the store differ, this file follows
 // the docs; each rule quotes the sentence it comes from.
 //
 // The model also predicts the traps (a missing registration, an empty `[T]`, a cycle) and the
@@ -112,6 +112,14 @@ struct ModelReference {
         let keys: [String]?
     }
 
+    /// What happened to the slot of a cached build while its factory ran.
+    private enum BuildOutcome {
+        /// Reset, replaced or removed: the instance goes to the caller, and is not kept.
+        case abandoned
+        /// Its registration was hidden (see `shadow`): kept, undecided.
+        case hidden
+    }
+
     /// One top-level resolve: the store asked, its `.graph` instances, and the registrations
     /// being built (for cycles).
     private struct Context {
@@ -124,13 +132,11 @@ struct ModelReference {
     /// Whether `perform` describes what resolves return; the generator only needs to know
     /// whether an operation is accepted, and the trees are the costly part.
     var observes = true
-    /// The quirks that changed something, for the report.
-    private(set) var usedQuirks: Quirks = []
 
     private(set) var stores: [Int: Store] = [0: Store(parent: nil)]
     private(set) var holders: [Int: Holder] = [:]
     private var instances: [Instance] = []
-    /// The instances something still holds strongly, as of the last operation (and every
+    /// The instances something still holds strongly, as last found by `collect` (and every
     /// instance built since): a `.weak` slot keeps an instance only while it is in here.
     private var alive: Set<Int> = []
     /// What the test holds (`keep`), until `dropHeld`.
@@ -159,13 +165,6 @@ struct ModelReference {
     /// happened to their slots meanwhile.
     private var building: [SlotKey] = []
     private var buildOutcomes: [SlotKey: BuildOutcome] = [:]
-
-    enum BuildOutcome {
-        /// Reset, replaced or removed while it ran: returned to the caller, not kept.
-        case abandoned
-        /// Its registration was hidden (see `shadow`) while it ran: kept, undecided.
-        case hidden
-    }
     /// The assemblies being applied, innermost last.
     private var applying: [Tag] = []
     private(set) var factoryRuns: [Int: Int] = [:]
@@ -177,7 +176,8 @@ struct ModelReference {
 
     // MARK: - Operations
 
-    /// Runs `operation`, or refuses it without changing anything (callers run it on a copy).
+    /// Runs `operation`, or refuses it. A refusal may come halfway through, so whoever must
+    /// carry on after one (the generator) tries the operation on a copy.
     mutating func perform(_ operation: ModelOperation) throws(Refusal) -> ModelObservation {
         let observation = try performWithoutCollecting(operation)
         inFlight = []
@@ -356,7 +356,6 @@ struct ModelReference {
                     && $0.tag == entry.tag
             })
         {
-            usedQuirks.insert(.sameLineDecoratorReplaces)
             stores[store]!.decorators[index] = entry
             return
         }
@@ -549,7 +548,6 @@ struct ModelReference {
         var ids: [Int] = []
         for element in elements {
             if topLevel, quirks.contains(.graphPerCollectionElement) {
-                if !context.graph.isEmpty { usedQuirks.insert(.graphPerCollectionElement) }
                 context.graph = [:]
             }
             let id = try build(element, in: &context)
@@ -706,9 +704,10 @@ struct ModelReference {
 
     // MARK: - Liveness
 
-    /// Which instances are still held strongly after an operation: by the test, by a read
-    /// holder, by a store's `.singleton` or custom-scope slot, or by an instance that is.
-    /// Everything else is gone, and a `.weak` slot pointing at it is empty.
+    /// Which instances are still held strongly: by the test, by a read holder, by what the
+    /// running operation has resolved, by a store's `.singleton` or custom-scope slot, or by an
+    /// instance that is. Everything else is gone (Swift releases it at once), and a `.weak` slot
+    /// pointing at it is empty. Found after every operation, and during one after a discard.
     private mutating func collect() {
         livenessIsStale = false
         var roots = held + inFlight + holders.values.flatMap { $0.value?.ids ?? [] }
