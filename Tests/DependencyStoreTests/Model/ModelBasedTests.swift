@@ -7,22 +7,20 @@ import Testing
 /// identity) and how often every factory and decorator has run. See `ModelCheck.swift` for the
 /// environment variables of longer runs.
 ///
-/// Known bugs, recorded as known issues wherever a sequence meets them:
-/// - (a) `.graph` is not shared across the elements of a top-level collection resolve
-///   (`resolveAll`, `[T]`, `[String: T]`): each element gets its own.
-/// - (b) two `decorate` calls for one type from the same source line (a loop, a helper, an
-///   assembly applied again) keep only the last.
+/// Found by these tests and fixed: `.graph` was not shared across the elements of one collection
+/// resolve; two `decorate` calls from one source line kept only the last.
 ///
-/// What the docs leave open, so the model refuses it and no sequence contains it (see
-/// `ModelReference.Refusal.undecided`):
-/// - `[String: T]` when only unnamed elements exist (it traps today);
-/// - unloading an assembly that decorated T while a store layered over this one keeps a T (the
-///   store discards it, decorated by the assembly or not);
-/// - unloading an assembly that decorated T while the store has a live `.weak` T: "instances the
-///   store keeps" does not say whether a `.weak` one counts (the store forgets it);
-/// - what a store keeps of an ancestor's cached registration once it (or a store between them)
-///   registers the same type and name itself: whether that instance stays, is counted by
-///   `reset`, and comes back should the store's own registration go (the store keeps it).
+/// Decided after these tests showed the docs left them open (Composition.md now says each):
+/// `[String: T]` when only unnamed elements exist is missing, and traps; unloading an assembly
+/// that decorated T discards the kept T instances (`.weak` ones too) that one of its decorators
+/// applies to, in the store and those layered over it, and no others; an assembly applied again
+/// replaces the decorators its earlier application added, call for call.
+///
+/// Still open, so the model refuses it and no sequence contains it (see
+/// `ModelReference.Refusal.undecided`): what a store keeps of an ancestor's cached registration
+/// once it (or a store between them) registers the same type and name itself: whether that
+/// instance stays, is counted by `reset`, and comes back should the store's own registration go
+/// (the store keeps it).
 @Suite struct ModelBasedTests {
     @Test func randomSequencesBehaveAsTheDocsSay() {
         let configuration = ModelRunConfiguration.current
@@ -89,41 +87,35 @@ import Testing
             ])
     }
 
-    // MARK: - Known bugs, each as its smallest sequence
+    // MARK: - Bugs the model found, each as its smallest sequence
 
-    @Test func knownBugAGraphIsNotSharedAcrossTheElementsOfACollection() {
+    @Test func aGraphIsSharedAcrossTheElementsOfACollection() {
         // Lifetimes.md: `.graph` is "one instance per top-level resolve, shared by everything
         // built during that resolve". Each element's factory resolves ModelA, a `.graph`: one
-        // `resolveAll` should build one ModelA. It builds one per element.
+        // `resolveAll` builds one ModelA.
         let operations: [ModelOperation] = [
             .register(store: 0, .init(factory: 1, type: .a, name: nil, scope: .graph, recipe: [], autoclosure: false)),
             .contribute(store: 0, element(2, recipe: [.one(.a, name: nil)])),
             .contribute(store: 0, element(3, recipe: [.one(.a, name: nil)])),
             .resolve(store: 0, .all, keep: false, viaExecute: false),
         ]
-        // Known bug (a), as it is: the check is expected to fail until it is fixed.
-        withKnownIssue("known bug (a): .graph is not shared across the elements of a collection resolve") {
-            ModelCheck.expectAgreement(operations, knownBugsAreIssues: true)
-        }
+        ModelCheck.expectAgreement(operations)
     }
 
-    @Test func knownBugBDecoratorsFromOneSourceLineReplaceEachOther() {
-        // Composition.md: "Several decorators run in the order added". Two added from one call
-        // site (a loop, a helper) leave only the second.
+    @Test func decoratorsFromOneSourceLineAllRun() {
+        // Composition.md: "Several decorators run in the order added"; those added from one call
+        // site (a loop, a helper) too.
         let operations: [ModelOperation] = [
             .register(store: 0, .init(factory: 1, type: .a, name: nil, scope: .unique, recipe: [], autoclosure: false)),
             .decorate(store: 0, marking(2, sharedLine: true)),
             .decorate(store: 0, marking(3, sharedLine: true)),
             .resolve(store: 0, .one(.a, name: nil), keep: false, viaExecute: false),
         ]
-        // Known bug (b), as it is: the check is expected to fail until it is fixed.
-        withKnownIssue("known bug (b): decorators added from one source line replace each other") {
-            ModelCheck.expectAgreement(operations, knownBugsAreIssues: true)
-        }
+        ModelCheck.expectAgreement(operations)
     }
 
     @Test func decoratorsFromLinesOfTheirOwnAllRun() {
-        // The control for bug (b): the same two decorators from lines of their own both run.
+        // The same two decorators from lines of their own both run.
         let operations: [ModelOperation] = [
             .register(store: 0, .init(factory: 1, type: .a, name: nil, scope: .unique, recipe: [], autoclosure: false)),
             .decorate(store: 0, marking(2, sharedLine: false)),

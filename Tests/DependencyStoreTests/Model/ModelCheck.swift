@@ -50,8 +50,6 @@ enum ModelCheck {
 
     enum Verdict {
         case agrees
-        /// The plain model disagrees, but one imitating the named known bugs agrees throughout.
-        case knownIssue(ModelReference.Quirks, Mismatch)
         case discrepancy(Mismatch)
     }
 
@@ -85,9 +83,9 @@ enum ModelCheck {
 
     /// Compares the store's results with a model's, from the first step.
     static func firstMismatch(
-        _ operations: [ModelOperation], store: [ModelStepResult], quirks: ModelReference.Quirks
+        _ operations: [ModelOperation], store: [ModelStepResult]
     ) -> Mismatch? {
-        var model = ModelReference(quirks: quirks)
+        var model = ModelReference()
         var identities = ModelIdentityMap()
         for (step, (operation, real)) in zip(operations, store).enumerated() {
             let predicted: ModelObservation
@@ -123,14 +121,7 @@ enum ModelCheck {
     /// Runs a runnable sequence and judges it.
     static func verdict(_ operations: [ModelOperation], label: String? = nil) -> Verdict {
         let store = runStore(operations, label: label)
-        guard let mismatch = firstMismatch(operations, store: store, quirks: []) else { return .agrees }
-        let explanations: [ModelReference.Quirks] = [
-            .graphPerCollectionElement, .sameLineDecoratorReplaces,
-            [.graphPerCollectionElement, .sameLineDecoratorReplaces],
-        ]
-        for quirks in explanations where firstMismatch(operations, store: store, quirks: quirks) == nil {
-            return .knownIssue(quirks, mismatch)
-        }
+        guard let mismatch = firstMismatch(operations, store: store) else { return .agrees }
         return .discrepancy(mismatch)
     }
 
@@ -276,12 +267,9 @@ enum ModelCheck {
     }
 
     /// Checks `operations` (a fixed repro, or a generated sequence) and records an issue when the
-    /// store contradicts the plain model, shrunk, with `seed` if it has one. A contradiction that
-    /// a known bug explains is recorded as a known issue, unless `knownBugsAreIssues`: a repro of
-    /// a known bug wraps the check in `withKnownIssue` itself, so that a fix is noticed.
+    /// store contradicts the model, shrunk, with `seed` if it has one.
     static func expectAgreement(
-        _ operations: [ModelOperation], seed: UInt64? = nil, knownBugsAreIssues: Bool = false,
-        sourceLocation: SourceLocation = #_sourceLocation
+        _ operations: [ModelOperation], seed: UInt64? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard isRunnable(operations) else {
             Issue.record("the model refuses this sequence:\n\(listing(operations))", sourceLocation: sourceLocation)
@@ -292,16 +280,9 @@ enum ModelCheck {
         switch verdict(operations, label: label) {
         case .agrees:
             return
-        case .knownIssue(let quirks, let mismatch):
-            let detail = "\(replay)\(describe(mismatch, in: operations))"
-            if knownBugsAreIssues {
-                Issue.record("\(detail)", sourceLocation: sourceLocation)
-            } else {
-                recordKnownIssue(quirks, detail, sourceLocation: sourceLocation)
-            }
         case .discrepancy(let mismatch):
             let shrunk = shrink(operations, label: label.map { "\($0), while shrinking" })
-            let shrunkMismatch = firstMismatch(shrunk, store: runStore(shrunk), quirks: [])
+            let shrunkMismatch = firstMismatch(shrunk, store: runStore(shrunk))
             Issue.record(
                 """
                 \(replay)the store contradicts the documented model \(describe(mismatch, in: operations))
@@ -310,31 +291,6 @@ enum ModelCheck {
                 \(shrunkMismatch.map { describe($0, in: shrunk) } ?? "")
                 """,
                 sourceLocation: sourceLocation)
-        }
-    }
-
-    /// Records a mismatch that a known bug explains as a known issue, naming the bug.
-    static func recordKnownIssue(
-        _ quirks: ModelReference.Quirks, _ detail: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        if quirks == .graphPerCollectionElement {
-            // Known bug (a): `.graph` is not shared across the elements of a top-level collection
-            // resolve (`resolveAll`, `[T]`, `[String: T]`), where Lifetimes.md says one per
-            // top-level resolve.
-            withKnownIssue("known bug (a): .graph is not shared across the elements of a collection resolve") {
-                Issue.record("\(detail)", sourceLocation: sourceLocation)
-            }
-        } else if quirks == .sameLineDecoratorReplaces {
-            // Known bug (b): two `decorate` calls for one type from the same source line keep only
-            // the last, where Composition.md says several decorators run in the order added.
-            withKnownIssue("known bug (b): decorators added from one source line replace each other") {
-                Issue.record("\(detail)", sourceLocation: sourceLocation)
-            }
-        } else {
-            // Known bugs (a) and (b) together, as above.
-            withKnownIssue("known bugs (a) and (b): .graph per collection element, same-line decorators") {
-                Issue.record("\(detail)", sourceLocation: sourceLocation)
-            }
         }
     }
 }

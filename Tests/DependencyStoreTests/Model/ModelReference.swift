@@ -11,18 +11,6 @@
 /// The documented semantics of a set of stores, the instances they built, and what the test
 /// holds.
 struct ModelReference {
-    /// Known bugs the model can imitate, to tell a known discrepancy from a new one. The plain
-    /// model has none; they are never used to decide what is right.
-    struct Quirks: OptionSet, Hashable {
-        let rawValue: Int
-        /// Known bug (a): a top-level resolve of a collection gives each element a `.graph` of its
-        /// own.
-        static let graphPerCollectionElement = Quirks(rawValue: 1)
-        /// Known bug (b): a decorator added from the same source line as an earlier one of the
-        /// same type (same target, same assembly) replaces it instead of being added.
-        static let sameLineDecoratorReplaces = Quirks(rawValue: 2)
-    }
-
     /// Why the model will not run an operation: it traps by design, the docs leave it undecided,
     /// or it names a store or holder that does not exist (in a shrunk sequence).
     enum Refusal: Error, CustomStringConvertible {
@@ -70,6 +58,9 @@ struct ModelReference {
     struct DecoratorEntry {
         let spec: ModelDecorator
         let tag: Tag?
+        /// Which `apply` added it, `nil` outside any: "an assembly applied again replaces the
+        /// decorators its earlier application added, call for call" (Composition.md).
+        let application: Int?
     }
 
     struct Key: Hashable {
@@ -128,7 +119,6 @@ struct ModelReference {
         var chain: [Int] = []
     }
 
-    let quirks: Quirks
     /// Whether `perform` describes what resolves return; the generator only needs to know
     /// whether an operation is accepted, and the trees are the costly part.
     var observes = true
@@ -170,9 +160,10 @@ struct ModelReference {
     private(set) var factoryRuns: [Int: Int] = [:]
     private(set) var decoratorRuns: [Int: Int] = [:]
 
-    init(quirks: Quirks = []) {
-        self.quirks = quirks
-    }
+    /// The number of the last `apply`.
+    private var applications = 0
+    /// The `apply` running now, innermost last.
+    private var applicationNumbers: [Int] = []
 
     // MARK: - Operations
 
@@ -341,19 +332,22 @@ struct ModelReference {
         if let name = element.name { shadow(Key(type: element.type, name: name), isElement: true, from: store) }
     }
 
-    /// "Several decorators run in the order added" (Composition.md): every call adds one.
+    /// "Several decorators run in the order added", "Decorators added from one line, in a loop or
+    /// a helper, are each a decorator of their own", except that "each `decorate` call [an
+    /// assembly applied again] makes replaces the decorator that the same call made in its
+    /// earlier application" (Composition.md).
     private mutating func add(_ decorator: ModelDecorator, to store: Int) {
-        let entry = DecoratorEntry(spec: decorator, tag: currentTag)
+        let entry = DecoratorEntry(spec: decorator, tag: currentTag, application: applicationNumbers.last)
         // The runner adds a decorator from the shared call site, or from a line of its own
         // (10_000 + id): two calls come from the same line when both are shared, or when one spec
         // is added twice (an assembly applied again).
         let sameLine: (ModelDecorator) -> Bool = {
             $0.sharedLine ? decorator.sharedLine : !decorator.sharedLine && $0.id == decorator.id
         }
-        if quirks.contains(.sameLineDecoratorReplaces),
+        if let application = entry.application,
             let index = stores[store]!.decorators.firstIndex(where: {
                 sameLine($0.spec) && $0.spec.type == decorator.type && $0.spec.target == decorator.target
-                    && $0.tag == entry.tag
+                    && $0.tag == entry.tag && $0.application != nil && $0.application != application
             })
         {
             stores[store]!.decorators[index] = entry
@@ -367,7 +361,12 @@ struct ModelReference {
     private mutating func apply(_ assembly: ModelAssembly, to store: Int) {
         let enclosing = currentTag.map { $0.enclosing + [$0.kind] } ?? []
         applying.append(Tag(kind: assembly.kind, enclosing: enclosing))
-        defer { applying.removeLast() }
+        applications += 1
+        applicationNumbers.append(applications)
+        defer {
+            applying.removeLast()
+            applicationNumbers.removeLast()
+        }
         for step in assembly.steps {
             switch step {
             case .register(let registration): add(registration, to: store)
@@ -419,47 +418,40 @@ struct ModelReference {
 
     /// "`unload` [removes] everything an assembly registered: its registrations, its elements,
     /// its decorators ...; stores layered over this one forget what they built from them, and
-    /// instances the store keeps of a type the assembly decorated are discarded" (Composition.md).
+    /// instances kept for a registration that one of the assembly's decorators applies to are
+    /// discarded, in this store and the stores layered over it ... Kept instances that none of its
+    /// decorators applies to (another name than the decorated one, say) stay" (Composition.md).
     /// It returns "how many registrations and contributions were removed"
     /// (DependencyStore+Removal.swift).
     private mutating func unload(_ kind: Int, from store: Int) throws(Refusal) -> Int {
         let own = stores[store]!
         let removedRegistrations = own.registrations.filter { $0.value.tag?.isPart(of: kind) == true }
         let removedElements = own.elements.filter { $0.tag?.isPart(of: kind) == true }
-        let decoratedTypes = Set(own.decorators.filter { $0.tag?.isPart(of: kind) == true }.map(\.spec.type))
+        let unloadedDecorators = own.decorators.filter { $0.tag?.isPart(of: kind) == true }.map(\.spec)
         let removed = Set(removedRegistrations.values.map(\.uid) + removedElements.map(\.uid))
-        if !decoratedTypes.isEmpty {
-            try refuseUndecidedDiscards(of: decoratedTypes, by: store, sparing: removed)
-        }
         for key in removedRegistrations.keys { stores[store]!.registrations[key] = nil }
         stores[store]!.elements.removeAll { removed.contains($0.uid) }
         stores[store]!.decorators.removeAll { $0.tag?.isPart(of: kind) == true }
         for uid in removed { forgetEverywhere(uid) }
-        let slotsOfDecoratedTypes = stores[store]!.slots.keys.map { SlotKey(store: store, uid: $0) } + building
-        for key in slotsOfDecoratedTypes where key.store == store && decoratedTypes.contains(scopes[key.uid]!.type) {
-            discard(key.uid, in: store)
-        }
-        return removed.count
-    }
-
-    /// The docs do not say what an unload that removes decorators of a type does to instances of
-    /// that type that the store does not "keep" strongly, or that stores layered over it keep:
-    /// refuse the unload when there is such an instance (other than those of removed
-    /// registrations, which go in any case).
-    private mutating func refuseUndecidedDiscards(
-        of types: Set<ModelType>, by store: Int, sparing removed: Set<Int>
-    ) throws(Refusal) {
-        for (id, other) in stores where id == store || isAncestor(store, of: id) {
-            for (uid, instance) in other.slots where !removed.contains(uid) {
-                guard let (type, scope) = scopes[uid], types.contains(type) else { continue }
-                let isHeld = scope == .weak ? try isAlive(instance) : true
-                guard isHeld, id != store || scope == .weak else { continue }
-                throw .undecided(
-                    id == store
-                        ? "unload of an assembly that decorated \(type) while s\(store) has a live .weak \(type)"
-                        : "unload of an assembly that decorated \(type) while child s\(id) keeps a \(type)")
+        guard !unloadedDecorators.isEmpty else { return removed.count }
+        let owners = self.owners
+        let applies: (Int) -> Bool = { uid in
+            guard let owner = owners[uid] else { return false }
+            return unloadedDecorators.contains { decorator in
+                guard decorator.type == owner.key.type else { return false }
+                switch decorator.target {
+                case .every: return true
+                case .named(let name): return !owner.isElement && owner.key.name == name
+                }
             }
         }
+        for (id, _) in stores where id == store || isAncestor(store, of: id) {
+            let kept = stores[id]!.slots.keys.map { SlotKey(store: id, uid: $0) }
+            for key in kept + building where key.store == id && applies(key.uid) {
+                discard(key.uid, in: id)
+            }
+        }
+        return removed.count
     }
 
     private func isAncestor(_ ancestor: Int, of store: Int) -> Bool {
@@ -484,19 +476,19 @@ struct ModelReference {
     /// (Lifetimes.md, `.graph`): one context per top-level resolve.
     private mutating func resolveTopLevel(_ request: ModelRequest, in store: Int) throws(Refusal) -> Resolved {
         var context = Context(store: store)
-        return try resolve(request, in: &context, topLevel: true)
+        return try resolve(request, in: &context)
     }
 
-    private mutating func resolve(
-        _ request: ModelRequest, in context: inout Context, topLevel: Bool
-    ) throws(Refusal) -> Resolved {
-        let resolved = try resolveWithoutHolding(request, in: &context, topLevel: topLevel)
+    private mutating func resolve(_ request: ModelRequest, in context: inout Context) throws(Refusal) -> Resolved {
+        let resolved = try resolveWithoutHolding(request, in: &context)
         inFlight += resolved.ids
         return resolved
     }
 
+    /// "A resolve of a collection (`resolveAll`, `[T]`, `[String: T]`) is one top-level resolve:
+    /// its elements share one graph" (Lifetimes.md): `context` is the one resolve's.
     private mutating func resolveWithoutHolding(
-        _ request: ModelRequest, in context: inout Context, topLevel: Bool
+        _ request: ModelRequest, in context: inout Context
     ) throws(Refusal) -> Resolved {
         switch request {
         case .one(let type, let name):
@@ -504,21 +496,19 @@ struct ModelReference {
         case .all:
             // "`resolveAll` ... returns `[]` when nothing was contributed" (Composition.md).
             let elements = visibleElements(in: context.store)
-            return Resolved(ids: try build(elements, in: &context, topLevel: topLevel), keys: nil)
+            return Resolved(ids: try build(elements, in: &context), keys: nil)
         case .array:
             // "A resolve of `[T]` ... treats a collection nobody contributed to as a missing
             // registration and traps" (Composition.md).
             let elements = visibleElements(in: context.store)
             guard !elements.isEmpty else { throw .traps("[ModelElement] with nothing contributed") }
-            return Resolved(ids: try build(elements, in: &context, topLevel: topLevel), keys: nil)
+            return Resolved(ids: try build(elements, in: &context), keys: nil)
         case .dictionary:
-            // "`[String: T]` (the named elements)" (Composition.md). With elements but none
-            // named, the docs do not say whether it is empty or missing (known gap).
-            let elements = visibleElements(in: context.store)
-            guard !elements.isEmpty else { throw .traps("[String: ModelElement] with nothing contributed") }
-            let named = elements.filter { $0.name != nil }
-            guard !named.isEmpty else { throw .undecided("[String: ModelElement] with only unnamed elements") }
-            let ids = try build(named, in: &context, topLevel: topLevel)
+            // "`[String: T]` holds only the named elements, so it is missing in the same way when no
+            // element has a name, even if unnamed ones exist" (Composition.md).
+            let named = visibleElements(in: context.store).filter { $0.name != nil }
+            guard !named.isEmpty else { throw .traps("[String: ModelElement] with no named element") }
+            let ids = try build(named, in: &context)
             let sorted = zip(named.map { $0.name! }, ids).sorted { $0.0 < $1.0 }
             return Resolved(ids: sorted.map(\.1), keys: sorted.map(\.0))
         }
@@ -542,14 +532,9 @@ struct ModelReference {
 
     /// "`resolveAll` builds them all, in the order they were contributed"; "Each element has its
     /// own scope" (Composition.md).
-    private mutating func build(
-        _ elements: [Entry], in context: inout Context, topLevel: Bool
-    ) throws(Refusal) -> [Int] {
+    private mutating func build(_ elements: [Entry], in context: inout Context) throws(Refusal) -> [Int] {
         var ids: [Int] = []
         for element in elements {
-            if topLevel, quirks.contains(.graphPerCollectionElement) {
-                context.graph = [:]
-            }
             let id = try build(element, in: &context)
             // The elements built so far are held by the collection being assembled.
             inFlight.append(id)
@@ -649,7 +634,7 @@ struct ModelReference {
         factoryRuns[registration.factory, default: 0] += 1
         var parts: [Int] = []
         for request in registration.recipe {
-            parts += try resolve(request, in: &context, topLevel: false).ids
+            parts += try resolve(request, in: &context).ids
         }
         // "Its factory receives the child" (Lifetimes.md): the effects are on the resolving store.
         for effect in registration.effects {
@@ -669,7 +654,7 @@ struct ModelReference {
                 if decorator.spec.wraps {
                     var extras: [Int] = []
                     for request in decorator.spec.recipe {
-                        extras += try resolve(request, in: &context, topLevel: false).ids
+                        extras += try resolve(request, in: &context).ids
                     }
                     id = newInstance(registration.type, parts: [id] + extras)
                 } else {
