@@ -3,8 +3,9 @@ import Dispatch
 // What `verifyAsync()` adds to `verify()`: main-actor factories built on the main actor, and
 // `async` factories awaited in tasks, each under the same time bound as any build.
 
-/// A value handed from the main actor back to the verification worker waiting for it.
-private final class MainActorHandoff<T>: @unchecked Sendable {
+/// A value built by a verified build on another thread or actor, handed back to the one waiting
+/// for it.
+private final class HandedValue<T>: @unchecked Sendable {
     let target = WaitGraph.Handoff()
     let done = DispatchSemaphore(value: 0)
     /// Written by the main actor before `done` is signalled, read by the worker after.
@@ -25,7 +26,7 @@ extension DependencyStore {
         _ found: Found, as type: T.Type, requester: Requester, verifier: Verifier
     ) -> T {
         let registration = found.registration
-        let handoff = MainActorHandoff<T>()
+        let handoff = HandedValue<T>()
         let worker = ResolutionStack.current
         let waiter = WaitGraph.Waiter(
             target: .handoff(handoff.target), subject: .instance(registration, store: self),
@@ -60,7 +61,7 @@ extension DependencyStore {
         _ type: T.Type, name: String?, requester: Requester, verifier: Verifier, onMainActor: Bool
     ) async throws -> T {
         let chain = AsyncResolution.current.chain.map(\.registration)
-        let handoff = MainActorHandoff<T>()
+        let handoff = HandedValue<T>()
         let store = UncheckedSendable(self)
         let resolve = {
             handoff.value = store.value.resolve(type, name: name, arguments: .none, requester: requester)
