@@ -19,15 +19,17 @@ extension DependencyStore {
     ///   for a registration, though it is not resolved).
     /// - A resolve that would trap (missing, cycle, wrong arguments) is recorded instead. Factories
     ///   run on threads of the verifier's own, and a factory stopped that way can never return,
-    ///   so its thread is left blocked for the life of the process; it holds only the copy. There
-    ///   is at most one such thread per problem reported: a later build that needs what a stopped
-    ///   one holds is reported at once, with that cause.
+    ///   so the verifier leaves it, abandoning its frames, and its thread ends: no thread outlives
+    ///   `verify()`. What the abandoned frames held (objects and gates of the copy) is not
+    ///   released; a later build that needs what a stopped one holds is reported at once, with
+    ///   that cause.
     /// - A registration built as a dependency of an earlier one is not built again, so the work
     ///   grows with the number of registrations and edges.
     /// - Registrations whose factory takes arguments are skipped unless `sampleArguments` gives
     ///   them some. Main-actor and `async` registrations, and those whose factories resolve one,
     ///   are skipped and listed with the reason: verification builds on threads of its own, where
-    ///   those factories cannot run.
+    ///   those factories cannot run. ``verifyAsync(sampleArguments:timeout:captives:overrides:)``
+    ///   builds them too.
     ///
     /// What it cannot see: work done outside factories (an `@Injected` property resolved later
     /// resolves what *its* registration resolves, which verification builds on its own, but a

@@ -14,9 +14,9 @@ import Musl
 /// Each registration is built on a thread of the verifier's own (a *worker*). A factory that asks
 /// for something missing, closes a cycle or passes wrong arguments would trap; on a worker, the
 /// store calls ``abort(_:subject:)`` instead, which records the problem, releases the waiting
-/// `verify()` and parks the worker for good. The worker cannot return (the factory is waiting for
-/// a value nobody can give it) and must not trap, so it is left blocked; it holds only the copy's
-/// objects. Everything else about resolution is the store's ordinary code.
+/// `verify()` and leaves the build (see `Escape`): the factory cannot return (it is waiting for a
+/// value nobody can give it) and must not trap, so the worker jumps back to where the build
+/// started, and its thread ends. Everything else about resolution is the store's ordinary code.
 final class Verifier {
     private let state = Lock(State())
     /// The timeout for one registration's build, in seconds.
@@ -314,8 +314,8 @@ final class Verifier {
     // MARK: - Private
 
     /// Ends this worker's part: records `problem`, marks the chain abandoned, releases `verify()`
-    /// and ends this thread. Every parked worker has a problem of its own in the
-    /// report, and a later build that needs what it holds is reported at once, with its cause.
+    /// and leaves the build. Every stopped build has a problem of its own in the report, and a
+    /// later build that needs what it holds is reported at once, with its cause.
     private func park(problem: VerificationProblem?) -> Never {
         let stack = ResolutionStack.current
         let chain = Self.buildsOnThisWorker()
