@@ -371,25 +371,26 @@ extension DependencyStore {
         // Stored under ObjectIdentifier(T.self), so it is a Registration<T> by construction.
         let typed = unsafeDowncast(registration, to: Registration<T>.self)
 
-        let stack = ResolutionStack.current
-        if let start = stack.indexOfFrame(building: registration, in: self) {
-            throw cycle(closedBy: registration, from: start, requester: requester, stack: stack)
-        }
-        switch registration.lifetime {
-        case .unique:
-            return build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
-        case .graph:
-            if let shared = stack.graphInstance(of: registration, in: self) {
-                return shared as! T
+        return try ResolutionStack.withCurrent { (stack) throws(ResolutionError) -> T in
+            if let start = stack.indexOfFrame(building: registration, in: self) {
+                throw cycle(closedBy: registration, from: start, requester: requester, stack: stack)
             }
-            let value = build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
-            stack.rememberInGraph(value, of: registration, in: self)
-            return value
-        case .cached, .weak:
-            // Every cached scope has a slot (see `lookUp` and `findInherited`).
-            return try buildOnce(
-                typed, in: found.slot!, arguments: arguments, on: stack, decorating: decorating, requester: requester,
-                timed: timed)
+            switch registration.lifetime {
+            case .unique:
+                return build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
+            case .graph:
+                if let shared = stack.graphInstance(of: registration, in: self) {
+                    return shared as! T
+                }
+                let value = build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
+                stack.rememberInGraph(value, of: registration, in: self)
+                return value
+            case .cached, .weak:
+                // Every cached scope has a slot (see `lookUp` and `findInherited`).
+                return try buildOnce(
+                    typed, in: found.slot!, arguments: arguments, on: stack, decorating: decorating,
+                    requester: requester, timed: timed)
+            }
         }
     }
 
@@ -468,8 +469,15 @@ extension DependencyStore {
             return buildTimed(registration, arguments: arguments, on: stack, decorating: decorating)
         }
         stack.push(ResolutionStack.Frame(store: self, registration: registration))
-        defer { stack.pop() }
-        guard decorating else { return registration.build(self, arguments) }
-        return decorated(registration.build(self, arguments), of: registration)
+        // No `defer`: neither a factory nor a decorator throws, and one that traps or escapes
+        // (`Escape`) never comes back here. A `defer` in a generic function is a call of its own.
+        if decorating {
+            let value = decorated(registration.build(self, arguments), of: registration)
+            stack.pop()
+            return value
+        }
+        let value = registration.build(self, arguments)
+        stack.pop()
+        return value
     }
 }
