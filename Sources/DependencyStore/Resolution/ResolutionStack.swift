@@ -1,3 +1,5 @@
+internal import DependencyStoreAtomics
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -250,7 +252,7 @@ extension ResolutionStack {
     /// instructions together) for a reference that cannot go away meanwhile.
     @inline(__always)
     static func withCurrent<R, E: Error>(_ body: (ResolutionStack) throws(E) -> R) throws(E) -> R {
-        let pointer = pthread_getspecific(threadKey) ?? createCurrent()
+        let pointer = dependency_store_current_stack() ?? createCurrent()
         do {
             return try Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef { try body($0) }
         } catch {
@@ -259,18 +261,21 @@ extension ResolutionStack {
         }
     }
 
-    /// Makes this thread's stack, which the thread's storage holds from now on.
+    /// Makes this thread's stack, which the thread's storage holds from now on: a C thread-local,
+    /// which every resolve reads in a load or two, where `pthread_getspecific` is a call; and a
+    /// pthread key, whose destructor releases the stack when the thread exits.
     @inline(never)
     private static func createCurrent() -> UnsafeMutableRawPointer {
         let pointer = Unmanaged.passRetained(ResolutionStack()).toOpaque()
         pthread_setspecific(threadKey, pointer)
+        dependency_store_set_current_stack(pointer)
         return pointer
     }
 
     /// This thread's stack if it ever resolved or executed anything; `nil` spares an allocation
     /// on threads that only ask `DependencyStore.shared`.
     static var currentIfCreated: ResolutionStack? {
-        guard let pointer = pthread_getspecific(threadKey) else { return nil }
+        guard let pointer = dependency_store_current_stack() else { return nil }
         return Unmanaged<ResolutionStack>.fromOpaque(pointer).takeUnretainedValue()
     }
 
@@ -282,13 +287,18 @@ extension ResolutionStack {
     }()
 }
 
+// The thread-local is cleared first, as pthread clears the key's value before it calls this: a
+// resolve made while the stack is released (by a `deinit`) makes a new stack, which the next
+// round of key destructors releases.
 #if canImport(Darwin)
 private func releaseResolutionStack(_ pointer: UnsafeMutableRawPointer) {
+    dependency_store_set_current_stack(nil)
     Unmanaged<ResolutionStack>.fromOpaque(pointer).release()
 }
 #else
 private func releaseResolutionStack(_ pointer: UnsafeMutableRawPointer?) {
     guard let pointer else { return }
+    dependency_store_set_current_stack(nil)
     Unmanaged<ResolutionStack>.fromOpaque(pointer).release()
 }
 #endif
