@@ -436,12 +436,7 @@ extension DependencyStore {
             case .unique:
                 return build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
             case .graph:
-                if let shared = stack.graphInstance(of: registration, in: self) {
-                    return shared as! T
-                }
-                let value = build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
-                stack.rememberInGraph(value, of: registration, in: self)
-                return value
+                return buildSharingGraph(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
             case .cached, .weak:
                 // Every cached scope has a slot (see `lookUp` and `findInherited`).
                 return try buildOnce(
@@ -449,6 +444,25 @@ extension DependencyStore {
                     requester: requester, timed: timed)
             }
         }
+    }
+
+    /// The `.graph` instance of `registration` for this top-level resolution: the one already
+    /// built, or a new one, shared from now on. Out of line: holding on to the value while it is
+    /// shared takes room for a `T`, which the everyday `.unique` build would otherwise set up too.
+    @inline(never)
+    private func buildSharingGraph<T>(
+        _ registration: Registration<T>,
+        arguments: GivenArguments,
+        on stack: ResolutionStack,
+        decorating: Bool,
+        timed: Bool
+    ) -> T {
+        if let shared = stack.graphInstance(of: registration, in: self) {
+            return shared as! T
+        }
+        let value = build(registration, arguments: arguments, on: stack, decorating: decorating, timed: timed)
+        stack.rememberInGraph(value, of: registration, in: self)
+        return value
     }
 
     /// The instance a slot keeps, as the `T` it was built as.
