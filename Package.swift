@@ -17,7 +17,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "DependencyStore", dependencies: ["DependencyStoreAtomics"]),
-        // Acquire/release loads and stores, which the standard library offers only from iOS 18.
+        // Acquire/release loads and stores, which the standard library offers only from iOS 18,
+        // and the C thread-local where a thread finds its resolution stack.
         .target(name: "DependencyStoreAtomics"),
         // Test support (a Swift Testing trait, an XCTest base class, assertions): its own target,
         // so the core never imports a test framework.

@@ -93,6 +93,36 @@ import Testing
             ))
     }
 
+    @Test func aChainDeeperThanTheThreadFirstMadeRoomForStillFindsACycleBackToItsFirstLink() throws {
+        // 40 links: more frames than a thread's stack starts with, so it grows mid-chain.
+        let store = DependencyStore()
+        let caught = CaughtErrors()
+        let depth = 40
+        for link in 0..<depth {
+            store.register(Session.self, name: "\(link)") { store in
+                if link + 1 < depth {
+                    _ = store.resolve(Session.self, name: "\(link + 1)")
+                } else {
+                    do throws(ResolutionError) {
+                        _ = try store.tryResolve(Session.self, name: "0")
+                    } catch {
+                        caught.append(error)
+                    }
+                }
+                return Session(link)
+            }
+        }
+
+        #expect(store.resolve(Session.self, name: "0").number == 0)
+
+        let error = try #require(caught.errors.first)
+        #expect(error.kind == .cycle)
+        #expect(error.chain.count == depth + 1)
+        // Every frame went with its resolve: a frame left over would make this one a cycle.
+        #expect(store.resolve(Session.self, name: "0").number == 0)
+        #expect(caught.errors.count == 2)
+    }
+
     @Test func missingDiagnosticNamesTheChainThatNeededIt() throws {
         let store = DependencyStore()
         let caught = CaughtErrors()

@@ -306,12 +306,7 @@ extension DependencyStore {
         let requested = Diagnostics.label(of: type, name: name)
         let built = Diagnostics.name(of: Swift.type(of: value))
         let builtShortName = Diagnostics.shortName(of: Swift.type(of: value))
-        let registration: AnyRegistration? =
-            if case .found(let found) = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: false) {
-                found.registration
-            } else {
-                nil
-            }
+        let registration = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: false)?.found?.registration
 
         var lines = [
             "DependencyStore: the @WeakInjected property declared at \(declaration) holds '\(requested)' weakly, but its registration built '\(built)', which is not a class instance."

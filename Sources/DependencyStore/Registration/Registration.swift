@@ -62,6 +62,11 @@ class AnyRegistration {
         case cached
         /// Kept weakly in the store's slot.
         case weak
+
+        /// Whether the store keeps instances in a slot: `.cached` and `.weak`.
+        var keepsInstances: Bool {
+            self == .cached || self == .weak
+        }
     }
 
     init(
@@ -92,7 +97,7 @@ class AnyRegistration {
         self.location = location
         self.argumentTypes = argumentTypes
         self.acceptsArguments = acceptsArguments
-        slot = lifetime == .cached || lifetime == .weak ? InstanceSlot() : nil
+        slot = lifetime.keepsInstances ? InstanceSlot() : nil
     }
 
     /// Whether a resolve that passes `given` may run this registration's factory.

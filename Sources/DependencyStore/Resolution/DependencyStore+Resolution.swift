@@ -112,6 +112,12 @@ extension DependencyStore {
         switch lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: verifier == nil) {
         case .kept(let object, let lifetime):
             return Self.instance(object, as: type, lifetime: lifetime)
+        case .unkept(let registration):
+            do {
+                return try resolve(building: registration, as: type, arguments: .none, requester: requester)
+            } catch {
+                fail(error, resolving: type, name: name, at: requester)
+            }
         case .found(let found):
             do {
                 return try resolve(found, as: type, arguments: .none, requester: requester)
@@ -149,9 +155,15 @@ extension DependencyStore {
         requester: Requester
     ) throws(ResolutionError) -> T {
         let shortcut: Bool = if verifier == nil, case .none = arguments { true } else { false }
-        switch lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: shortcut) {
+        let lookup = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: shortcut)
+        // The two everyday cases hand what they hold to a call that takes it over (`consuming`),
+        // so that neither pays for destroying the `Lookup` as a whole: a jump over its cases, about
+        // 20 instructions.
+        switch consume lookup {
         case .kept(let object, let lifetime):
-            return Self.instance(object, as: type, lifetime: lifetime)
+            return Self.instance(taking: object, as: type, lifetime: lifetime)
+        case .unkept(let registration):
+            return try resolve(building: registration, as: type, arguments: arguments, requester: requester)
         case .found(let found):
             return try resolve(found, as: type, arguments: arguments, requester: requester)
         case .observed(let found):
@@ -231,6 +243,10 @@ extension DependencyStore {
     /// What one lookup found: a built instance to return as it is, or a registration to resolve.
     enum Lookup {
         case kept(AnyObject, AnyRegistration.Lifetime)
+        /// A registration of this store whose instances no slot keeps (`.unique`, `.graph`), found
+        /// by a store without observers: the registration alone, so that the resolve neither
+        /// retains nor releases a slot and an instance that are not there.
+        case unkept(AnyRegistration)
         /// Found by a store that has observers: the resolve is timed and reported (see `Tracing/`).
         case observed(Found)
         case found(Found)
@@ -251,10 +267,11 @@ extension DependencyStore {
             if registry.observers != nil {
                 return .observed(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
             }
-            if takingKeptInstance, stored.isPlain, let kept = stored.slot?.kept {
+            guard let slot = stored.slot else { return .unkept(stored) }
+            if takingKeptInstance, stored.isPlain, let kept = slot.kept {
                 return .kept(kept, stored.lifetime)
             }
-            return .found(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
+            return .found(Found(registration: stored, slot: slot, kept: slot.kept))
         }
         if let own { return own }
         guard let found = findInherited(key, name: name) else { return nil }
@@ -330,6 +347,26 @@ extension DependencyStore {
         return try resolve(found, as: type, arguments: arguments, requester: requester, decorating: false, timed: false)
     }
 
+    /// `resolve(_:as:arguments:requester:)` for an `.unkept` lookup: the same body, with no slot
+    /// and no kept instance. It takes the registration over from the lookup, which then has
+    /// nothing left to release.
+    @inline(never)
+    private func resolve<T>(
+        building registration: consuming AnyRegistration,
+        as type: T.Type,
+        arguments: GivenArguments,
+        requester: Requester
+    ) throws(ResolutionError) -> T {
+        if _slowPath(hasDecoratorsInScope) {
+            return try resolveDecorating(
+                Found(registration: registration, slot: nil, kept: nil), as: type, arguments: arguments,
+                requester: requester)
+        }
+        return try resolve(
+            registration, slot: nil, kept: nil, as: type, arguments: arguments, requester: requester,
+            decorating: false, timed: false)
+    }
+
     @inline(never)
     private func resolveDecorating<T>(
         _ found: Found,
@@ -352,7 +389,25 @@ extension DependencyStore {
         decorating: Bool,
         timed: Bool
     ) throws(ResolutionError) -> T {
-        let registration = found.registration
+        try resolve(
+            found.registration, slot: found.slot, kept: found.kept, as: type, arguments: arguments,
+            requester: requester, decorating: decorating, timed: timed)
+    }
+
+    /// `resolve(_:as:arguments:requester:decorating:timed:)` with the found registration, slot and
+    /// kept instance apart: a caller that knows there is no slot passes `nil`s, without making a
+    /// `Found` (which would retain and release the registration).
+    @inline(__always)
+    private func resolve<T>(
+        _ registration: AnyRegistration,
+        slot: InstanceSlot?,
+        kept: AnyObject?,
+        as type: T.Type,
+        arguments: GivenArguments,
+        requester: Requester,
+        decorating: Bool,
+        timed: Bool
+    ) throws(ResolutionError) -> T {
         if let verifier {
             verifier.willResolve(registration)
         }
@@ -361,36 +416,53 @@ extension DependencyStore {
         }
         if registration.isolation != .none {
             if let verifier, verifier.runsIsolatedFactories, registration.isolation == .mainActor, !isOnMainActor() {
-                return resolveOnMainActorForVerification(found, as: type, requester: requester, verifier: verifier)
+                return resolveOnMainActorForVerification(
+                    Found(registration: registration, slot: slot, kept: kept), as: type, requester: requester,
+                    verifier: verifier)
             }
             try checkSynchronousResolve(of: registration, requester: requester)
         }
-        if let kept = found.kept {
+        if let kept {
             return Self.instance(kept, as: type, lifetime: registration.lifetime)
         }
         // Stored under ObjectIdentifier(T.self), so it is a Registration<T> by construction.
         let typed = unsafeDowncast(registration, to: Registration<T>.self)
 
-        let stack = ResolutionStack.current
-        if let start = stack.indexOfFrame(building: registration, in: self) {
-            throw cycle(closedBy: registration, from: start, requester: requester, stack: stack)
-        }
-        switch registration.lifetime {
-        case .unique:
-            return build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
-        case .graph:
-            if let shared = stack.graphInstance(of: registration, in: self) {
-                return shared as! T
+        return try ResolutionStack.withCurrent { (stack) throws(ResolutionError) -> T in
+            if let start = stack.indexOfFrame(building: registration, in: self) {
+                throw cycle(closedBy: registration, from: start, requester: requester, stack: stack)
             }
-            let value = build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
-            stack.rememberInGraph(value, of: registration, in: self)
-            return value
-        case .cached, .weak:
-            // Every cached scope has a slot (see `lookUp` and `findInherited`).
-            return try buildOnce(
-                typed, in: found.slot!, arguments: arguments, on: stack, decorating: decorating, requester: requester,
-                timed: timed)
+            switch registration.lifetime {
+            case .unique:
+                return build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
+            case .graph:
+                return buildSharingGraph(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
+            case .cached, .weak:
+                // Every cached scope has a slot (see `lookUp` and `findInherited`).
+                return try buildOnce(
+                    typed, in: slot!, arguments: arguments, on: stack, decorating: decorating,
+                    requester: requester, timed: timed)
+            }
         }
+    }
+
+    /// The `.graph` instance of `registration` for this top-level resolution: the one already
+    /// built, or a new one, shared from now on. Out of line: holding on to the value while it is
+    /// shared takes room for a `T`, which the everyday `.unique` build would otherwise set up too.
+    @inline(never)
+    private func buildSharingGraph<T>(
+        _ registration: Registration<T>,
+        arguments: GivenArguments,
+        on stack: ResolutionStack,
+        decorating: Bool,
+        timed: Bool
+    ) -> T {
+        if let shared = stack.graphInstance(of: registration, in: self) {
+            return shared as! T
+        }
+        let value = build(registration, arguments: arguments, on: stack, decorating: decorating, timed: timed)
+        stack.rememberInGraph(value, of: registration, in: self)
+        return value
     }
 
     /// The instance a slot keeps, as the `T` it was built as.
@@ -401,6 +473,15 @@ extension DependencyStore {
             return kept as! T
         }
         return unsafeDowncast(kept, to: InstanceBox.self).value(as: T.self)
+    }
+
+    /// `instance(_:as:lifetime:)` of a kept object the lookup hands over: released here, as the one
+    /// thing to release, rather than with the `Lookup` it came in.
+    @inline(never)
+    static func instance<T>(taking kept: consuming AnyObject, as type: T.Type, lifetime: AnyRegistration.Lifetime)
+        -> T
+    {
+        instance(kept, as: type, lifetime: lifetime)
     }
 
     /// Builds the instance of a cached scope exactly once however many threads ask at the same
@@ -468,8 +549,15 @@ extension DependencyStore {
             return buildTimed(registration, arguments: arguments, on: stack, decorating: decorating)
         }
         stack.push(ResolutionStack.Frame(store: self, registration: registration))
-        defer { stack.pop() }
-        guard decorating else { return registration.build(self, arguments) }
-        return decorated(registration.build(self, arguments), of: registration)
+        // No `defer`: neither a factory nor a decorator throws, and one that traps or escapes
+        // (`Escape`) never comes back here. A `defer` in a generic function is a call of its own.
+        if decorating {
+            let value = decorated(registration.build(self, arguments), of: registration)
+            stack.pop()
+            return value
+        }
+        let value = registration.build(self, arguments)
+        stack.pop()
+        return value
     }
 }

@@ -1,3 +1,5 @@
+internal import DependencyStoreAtomics
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -22,15 +24,49 @@ final class ResolutionStack {
         /// The store resolving (or made current by `execute`). Unowned: a frame lives only while
         /// the call that pushed it runs, and that call holds the store.
         unowned(unsafe) let store: DependencyStore
-        /// The registration being built; `nil` for a frame pushed by `execute`. Unowned for the
-        /// same reason: the resolve that pushed the frame holds it.
-        unowned(unsafe) let registration: AnyRegistration?
+        /// The registration being built, unretained; `nil` for a frame pushed by `execute`.
+        /// Unretained for the same reason: the resolve that pushed the frame holds it. Kept as a
+        /// pointer so that the cycle scan compares it without a retain and release per frame.
+        private let registrationPointer: UnsafeMutableRawPointer?
+
+        init(store: DependencyStore, registration: AnyRegistration?) {
+            self.store = store
+            registrationPointer = registration.map { Unmanaged.passUnretained($0).toOpaque() }
+        }
+
+        /// The registration being built; `nil` for a frame pushed by `execute`.
+        var registration: AnyRegistration? {
+            registrationPointer.map { Unmanaged<AnyRegistration>.fromOpaque($0).takeUnretainedValue() }
+        }
+
+        /// Whether this frame builds `registration`, told without retaining anything.
+        @inline(__always)
+        func builds(_ registration: AnyRegistration) -> Bool {
+            registrationPointer == Unmanaged.passUnretained(registration).toOpaque()
+        }
+
+        /// Whether this frame builds a registration (and was not pushed by `execute`).
+        var isBuild: Bool { registrationPointer != nil }
     }
 
     // Only the stack's own thread touches it, and never with two overlapping accesses, so the
     // run-time exclusivity checks (a thread-local lookup each) are switched off for its fields.
+
+    /// The frames, innermost last: `frameCount` of them at `frameStorage`, which has room for
+    /// `frameCapacity`. Memory of its own rather than an `Array`: a push is a store and an
+    /// increment, with none of the uniqueness check and out-of-line growth path that a
+    /// copy-on-write array's `append` and `removeLast` pay on every resolve.
     @exclusivity(unchecked)
-    private(set) var frames: [Frame] = []
+    private var frameStorage: UnsafeMutablePointer<Frame>
+    @exclusivity(unchecked)
+    private var frameCount = 0
+    @exclusivity(unchecked)
+    private var frameCapacity = 16  // as allocated in `init`
+
+    /// The frames, innermost last. Valid until the next push or pop: read it, do not keep it.
+    var frames: UnsafeBufferPointer<Frame> {
+        UnsafeBufferPointer(start: frameStorage, count: frameCount)
+    }
 
     /// The `.graph` instances of the top-level resolution running on this thread, by store and
     /// registration. The entry keeps its registration alive, so its identifier cannot be reused
@@ -63,12 +99,14 @@ final class ResolutionStack {
     let escapePoint: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
     private init() {
-        frames.reserveCapacity(16)
+        frameStorage = .allocate(capacity: 16)
         escapePoint = .allocate(capacity: 1)
         escapePoint.initialize(to: nil)
     }
 
     deinit {
+        // Frames hold nothing (their references are unretained), so there is nothing to deinitialise.
+        frameStorage.deallocate()
         escapePoint.deallocate()
     }
 
@@ -84,12 +122,12 @@ final class ResolutionStack {
 
     func mark() -> Mark {
         Mark(
-            frames: frames.count, decorators: decorators.count, assemblies: assemblies.count,
+            frames: frameCount, decorators: decorators.count, assemblies: assemblies.count,
             sharedGraphs: sharedGraphs, nestedTimes: trace?.nestedNanoseconds.count ?? 0)
     }
 
     func restore(_ mark: Mark) {
-        frames.removeSubrange(mark.frames...)
+        frameCount = mark.frames
         decorators.removeSubrange(mark.decorators...)
         assemblies.removeSubrange(mark.assemblies...)
         sharedGraphs = mark.sharedGraphs
@@ -113,7 +151,7 @@ final class ResolutionStack {
 
     /// The store of the innermost frame, if this thread is inside a factory or a sync `execute`.
     var currentStore: DependencyStore? {
-        frames.last?.store
+        frameCount > 0 ? frameStorage[frameCount - 1].store : nil
     }
 
     /// The index of the frame building `registration` in `store`, if that resolution is already
@@ -121,12 +159,12 @@ final class ResolutionStack {
     @inline(__always)
     func indexOfFrame(building registration: AnyRegistration, in store: DependencyStore) -> Int? {
         // Chains are short (a handful of frames), so a linear scan beats any set.
-        var index = frames.count
+        var index = frameCount
         while index > 0 {
             index -= 1
-            let frame = frames[index]
+            let frame = frameStorage[index]
             // By core: a store whose handle was released resolves through another handle.
-            if frame.registration === registration, frame.store.core === store.core { return index }
+            if frame.builds(registration), frame.store.core === store.core { return index }
         }
         return nil
     }
@@ -139,12 +177,24 @@ final class ResolutionStack {
 
     @inline(__always)
     func push(_ frame: Frame) {
-        frames.append(frame)
+        if _slowPath(frameCount == frameCapacity) { growFrames() }
+        (frameStorage + frameCount).initialize(to: frame)
+        frameCount += 1
+    }
+
+    /// Doubles the room for frames: a chain deeper than any seen on this thread so far.
+    @inline(never)
+    private func growFrames() {
+        let larger = UnsafeMutablePointer<Frame>.allocate(capacity: 2 * frameCapacity)
+        larger.moveInitialize(from: frameStorage, count: frameCount)
+        frameStorage.deallocate()
+        frameStorage = larger
+        frameCapacity *= 2
     }
 
     @inline(__always)
     func pop() {
-        frames.removeLast()
+        frameCount -= 1
         // The graph is empty unless a `.graph` registration was resolved inside another
         // resolution, so the common pop pays one check.
         if !graph.isEmpty, !isResolving { graph.removeAll(keepingCapacity: true) }
@@ -153,7 +203,7 @@ final class ResolutionStack {
     /// Whether a factory is running on this thread, or a resolve of several instances at once (a
     /// collection) is: the top-level resolution has not returned.
     private var isResolving: Bool {
-        sharedGraphs > 0 || frames.contains { $0.registration != nil }
+        sharedGraphs > 0 || frames.contains { $0.isBuild }
     }
 
     /// How many resolves of several instances at once are running on this thread, outside any
@@ -193,15 +243,39 @@ extension ResolutionStack {
     /// This thread's stack, created on first use and released when the thread exits.
     static var current: ResolutionStack {
         if let existing = currentIfCreated { return existing }
-        let stack = ResolutionStack()
-        pthread_setspecific(threadKey, Unmanaged.passRetained(stack).toOpaque())
-        return stack
+        return Unmanaged<ResolutionStack>.fromOpaque(createCurrent()).takeUnretainedValue()
+    }
+
+    /// Runs `body` with this thread's stack, created on first use, without retaining it: the
+    /// thread's storage holds it until the thread exits, and `body` runs on this thread. What
+    /// every resolve uses, where `current` would pay a retain and a release (atomic, about 40
+    /// instructions together) for a reference that cannot go away meanwhile.
+    @inline(__always)
+    static func withCurrent<R, E: Error>(_ body: (ResolutionStack) throws(E) -> R) throws(E) -> R {
+        let pointer = dependency_store_current_stack() ?? createCurrent()
+        do {
+            return try Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef { try body($0) }
+        } catch {
+            // `body` throws only `E`.
+            throw error as! E
+        }
+    }
+
+    /// Makes this thread's stack, which the thread's storage holds from now on: a C thread-local,
+    /// which every resolve reads in a load or two, where `pthread_getspecific` is a call; and a
+    /// pthread key, whose destructor releases the stack when the thread exits.
+    @inline(never)
+    private static func createCurrent() -> UnsafeMutableRawPointer {
+        let pointer = Unmanaged.passRetained(ResolutionStack()).toOpaque()
+        pthread_setspecific(threadKey, pointer)
+        dependency_store_set_current_stack(pointer)
+        return pointer
     }
 
     /// This thread's stack if it ever resolved or executed anything; `nil` spares an allocation
     /// on threads that only ask `DependencyStore.shared`.
     static var currentIfCreated: ResolutionStack? {
-        guard let pointer = pthread_getspecific(threadKey) else { return nil }
+        guard let pointer = dependency_store_current_stack() else { return nil }
         return Unmanaged<ResolutionStack>.fromOpaque(pointer).takeUnretainedValue()
     }
 
@@ -213,13 +287,18 @@ extension ResolutionStack {
     }()
 }
 
+// The thread-local is cleared first, as pthread clears the key's value before it calls this: a
+// resolve made while the stack is released (by a `deinit`) makes a new stack, which the next
+// round of key destructors releases.
 #if canImport(Darwin)
 private func releaseResolutionStack(_ pointer: UnsafeMutableRawPointer) {
+    dependency_store_set_current_stack(nil)
     Unmanaged<ResolutionStack>.fromOpaque(pointer).release()
 }
 #else
 private func releaseResolutionStack(_ pointer: UnsafeMutableRawPointer?) {
     guard let pointer else { return }
+    dependency_store_set_current_stack(nil)
     Unmanaged<ResolutionStack>.fromOpaque(pointer).release()
 }
 #endif

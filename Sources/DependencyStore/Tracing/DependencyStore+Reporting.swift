@@ -122,6 +122,7 @@ extension DependencyStore.Lookup {
     var found: DependencyStore.Found? {
         switch self {
         case .kept: nil
+        case .unkept(let registration): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
         case .found(let found), .observed(let found): found
         }
     }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "DependencyStoreEscape.h"
+#include "DependencyStoreThread.h"
 
 /// Reads `*address` with acquire ordering: what was written before the matching release store
 /// is visible after this load.

@@ -1,0 +1,3 @@
+#include "DependencyStoreThread.h"
+
+_Thread_local void *dependency_store_thread_stack = 0;
