@@ -1,3 +1,7 @@
+// Where a factory may run: whether this is the main actor, and which registrations a synchronous
+// resolve may build here. The policy of the resolve path; the text of its failure is in
+// `Diagnostics/`.
+
 import Dispatch
 import Foundation
 
@@ -19,4 +23,20 @@ private enum MainQueueMark {
         DispatchQueue.main.setSpecific(key: key, value: ())
         return key
     }()
+}
+
+extension DependencyStore {
+    /// Throws when `registration` cannot be built by a synchronous resolve here: a main-actor one
+    /// off the main thread, an `async` one anywhere.
+    func checkSynchronousResolve(of registration: AnyRegistration, requester: Requester) throws(ResolutionError) {
+        switch registration.isolation {
+        case .none:
+            return
+        case .mainActor:
+            if isOnMainActor() { return }
+            throw wrongIsolation(of: registration, requester: requester)
+        case .async:
+            throw wrongIsolation(of: registration, requester: requester)
+        }
+    }
 }
