@@ -417,8 +417,7 @@ extension DependencyStore {
         if registration.isolation != .none {
             if let verifier, verifier.runsIsolatedFactories, registration.isolation == .mainActor, !isOnMainActor() {
                 return resolveOnMainActorForVerification(
-                    Found(registration: registration, slot: slot, kept: kept), as: type, requester: requester,
-                    verifier: verifier)
+                    registration, as: type, requester: requester, verifier: verifier)
             }
             try checkSynchronousResolve(of: registration, requester: requester)
         }

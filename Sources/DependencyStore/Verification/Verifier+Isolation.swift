@@ -17,15 +17,14 @@ private final class HandedValue<T>: @unchecked Sendable {
 struct VerificationStop: Error {}
 
 extension DependencyStore {
-    /// On a worker of `verifyAsync()`: builds the main-actor registration of `found` on the main
+    /// On a worker of `verifyAsync()`: builds the main-actor `registration` on the main
     /// actor, as a `@MainActor` caller would, while this worker waits. The wait is a wait in
     /// `WaitGraph`, held by the main actor's thread once it runs the build, so a cycle through the
     /// two is reported rather than waited on. A problem on the main actor is recorded there, and
     /// this worker's build stops on it.
     func resolveOnMainActorForVerification<T>(
-        _ found: Found, as type: T.Type, requester: Requester, verifier: Verifier
+        _ registration: AnyRegistration, as type: T.Type, requester: Requester, verifier: Verifier
     ) -> T {
-        let registration = found.registration
         let handoff = HandedValue<T>()
         let worker = ResolutionStack.current
         let waiter = WaitGraph.Waiter(
