@@ -225,6 +225,29 @@ private func threadCount() -> Int {
         #expect(store.resolveAll(PartUser.self)[0].part !== all[0].part)
     }
 
+    // MARK: Stages together
+
+    /// Tracing and decoration are stages of one path: in a store with both, a traced build is
+    /// decorated once, and an observer's own resolve, which is neither traced nor reported, keeps
+    /// its arguments.
+    @Test func anObservedStoreWithDecoratorsDecoratesOnceAndKeepsArguments() {
+        let store = DependencyStore()
+        let decorations = Counter()
+        store.register(Greeting.self) { (_, name: String) in FixedGreeting("Hello, \(name)") }
+        store.decorate(Greeting.self) { _, greeting in
+            decorations.increment()
+            return FixedGreeting(greeting.text + "!")
+        }
+        let fromObserver = Recorded<[String]>([])
+        let observation = store.observeResolves { [store] _ in
+            fromObserver.update { $0.append(store.resolve(Greeting.self, arguments: "observer").text) }
+        }
+        #expect(store.resolve(Greeting.self, arguments: "Ada").text == "Hello, Ada!")
+        #expect(fromObserver.value == ["Hello, observer!"], "one report; the observer's resolve is not reported")
+        #expect(decorations.value == 2, "once for each of the two builds")
+        withExtendedLifetime(observation) {}
+    }
+
     // MARK: Decorators from one line
 
     @Test func decoratorsAddedFromOneLineAllRun() {

@@ -157,7 +157,7 @@ extension DependencyStore {
                     values.append(
                         (
                             registration.name,
-                            try resolveElement(found, as: type, observed: observed, requester: requester)
+                            try resolve(found, as: type, observed: observed, requester: requester)
                         ))
                 } catch {
                     fail(error, resolving: type, name: registration.name, at: requester)
@@ -171,7 +171,7 @@ extension DependencyStore {
     func resolveContribution<T>(_ registration: Registration<T>, requester: Requester) -> T? {
         guard let found = found(element: registration, of: self) else { return nil }
         do {
-            return try resolveElement(found, as: T.self, observed: isObserved, requester: requester)
+            return try resolve(found, as: T.self, observed: isObserved, requester: requester)
         } catch {
             fail(error, resolving: T.self, name: registration.name, at: requester)
         }

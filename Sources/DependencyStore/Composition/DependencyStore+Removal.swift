@@ -96,7 +96,7 @@ extension DependencyStore {
         }
         let decorators = unloadedDecorators.values.reduce(0) { $0 + $1.count }
         if decorators != 0 {
-            core.adjustDecoratorsInScope(by: -decorators)
+            core.adjustStagesInScope(by: -decorators)
             // Kept instances its decorators applied to (a singleton decorated with the user's
             // data) go too, here and in the stores over this one: the next resolve builds one
             // without them. Instances of the type that no unloaded decorator applies to (another

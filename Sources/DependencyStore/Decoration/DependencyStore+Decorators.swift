@@ -95,14 +95,15 @@ extension DependencyStore {
             return true
         }
         if added {
-            core.adjustDecoratorsInScope(by: 1)
+            core.adjustStagesInScope(by: 1)
         }
     }
 
-    /// `value` after the decorators that apply, if this store or an ancestor has any: for builds
-    /// that did not look the registration up with `lookUp` (an `async` factory's).
+    /// `value` after the decorators that apply, if a stage is in scope (this store or an ancestor
+    /// may have decorators): for the stages that decorate besides their own work (`TimedBuild`,
+    /// `VerifiedBuild`), and an `async` factory's build.
     func decoratedIfAny<T>(_ value: T, of registration: AnyRegistration) -> T {
-        hasDecoratorsInScope ? decorated(value, of: registration) : value
+        hasStagesInScope ? decorated(value, of: registration) : value
     }
 
     /// `value`, which `registration` just built, after the decorators of this store and its
@@ -120,5 +121,14 @@ extension DependencyStore {
             value = decorator.apply(self, value) as! T
         }
         return value
+    }
+}
+
+/// The stage of a resolve with decorators in scope: the decorators that apply run on what the
+/// factory built, while its frame is still on the chain, so a decorator that resolves the instance
+/// it decorates is a cycle.
+enum DecoratedBuild: ResolveStage {
+    static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T {
+        store.decorated(value, of: registration)
     }
 }

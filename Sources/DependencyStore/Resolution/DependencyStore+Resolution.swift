@@ -321,17 +321,20 @@ extension DependencyStore {
         }
     }
 
-    /// `found`, resolved: what resolving a collection's elements calls, one element at a time,
-    /// reporting to the store's observers when it has any (`isObserved`, read once per collection).
-    func resolveElement<T>(_ found: Found, as type: T.Type, observed: Bool, requester: Requester)
-        throws(ResolutionError) -> T
-    {
+    /// `found`, resolved, reporting to the store's observers when `observed`: for a caller that
+    /// looked the registration up itself (a collection's elements, the store's `isObserved` read
+    /// once per collection), or an observer's own resolve (`observed: false`).
+    func resolve<T>(
+        _ found: Found, as type: T.Type, arguments: GivenArguments = .none, observed: Bool, requester: Requester
+    ) throws(ResolutionError) -> T {
         if observed {
-            return try resolveReporting(found, as: type, arguments: .none, requester: requester)
+            return try resolveReporting(found, as: type, arguments: arguments, requester: requester)
         }
-        return try resolve(found, as: type, arguments: .none, requester: requester)
+        return try resolve(found, as: type, arguments: arguments, requester: requester)
     }
 
+    /// The resolve of a found registration: the everyday copy of the path, unless a stage is in
+    /// scope (see `ResolveStage`).
     @inline(never)
     private func resolve<T>(
         _ found: Found,
@@ -339,12 +342,12 @@ extension DependencyStore {
         arguments: GivenArguments,
         requester: Requester
     ) throws(ResolutionError) -> T {
-        // Two copies of one body: the one every app runs, with no decorator code in it at all,
-        // and the one for a store with decorators in scope. The check is one load.
-        if _slowPath(hasDecoratorsInScope) {
-            return try resolveDecorating(found, as: type, arguments: arguments, requester: requester)
+        if _slowPath(hasStagesInScope) {
+            return try resolveStaged(found, as: type, arguments: arguments, requester: requester)
         }
-        return try resolve(found, as: type, arguments: arguments, requester: requester, decorating: false, timed: false)
+        return try resolve(
+            found.registration, slot: found.slot, kept: found.kept, as: type, arguments: arguments,
+            requester: requester, stage: PlainBuild.self)
     }
 
     /// `resolve(_:as:arguments:requester:)` for an `.unkept` lookup: the same body, with no slot
@@ -357,68 +360,38 @@ extension DependencyStore {
         arguments: GivenArguments,
         requester: Requester
     ) throws(ResolutionError) -> T {
-        if _slowPath(hasDecoratorsInScope) {
-            return try resolveDecorating(
+        if _slowPath(hasStagesInScope) {
+            return try resolveStaged(
                 Found(registration: registration, slot: nil, kept: nil), as: type, arguments: arguments,
                 requester: requester)
         }
         return try resolve(
             registration, slot: nil, kept: nil, as: type, arguments: arguments, requester: requester,
-            decorating: false, timed: false)
+            stage: PlainBuild.self)
     }
 
-    @inline(never)
-    private func resolveDecorating<T>(
-        _ found: Found,
-        as type: T.Type,
-        arguments: GivenArguments,
-        requester: Requester
-    ) throws(ResolutionError) -> T {
-        try resolve(found, as: type, arguments: arguments, requester: requester, decorating: true, timed: false)
-    }
-
-    /// The resolve of a found registration. `decorating` runs the decorators in scope on what is
-    /// built; `timed` times the factory for an observer (see `Tracing/`). Both are constants at
-    /// the everyday call, so its copy carries neither.
+    /// The path of a found registration, with what `Stage` adds to it (see `ResolveStage`). A
+    /// caller that knows there is no slot passes `nil`s, without making a `Found` (which would
+    /// retain and release the registration).
     @inline(__always)
-    func resolve<T>(
-        _ found: Found,
-        as type: T.Type,
-        arguments: GivenArguments,
-        requester: Requester,
-        decorating: Bool,
-        timed: Bool
-    ) throws(ResolutionError) -> T {
-        try resolve(
-            found.registration, slot: found.slot, kept: found.kept, as: type, arguments: arguments,
-            requester: requester, decorating: decorating, timed: timed)
-    }
-
-    /// `resolve(_:as:arguments:requester:decorating:timed:)` with the found registration, slot and
-    /// kept instance apart: a caller that knows there is no slot passes `nil`s, without making a
-    /// `Found` (which would retain and release the registration).
-    @inline(__always)
-    private func resolve<T>(
+    func resolve<T, Stage: ResolveStage>(
         _ registration: AnyRegistration,
         slot: InstanceSlot?,
         kept: AnyObject?,
         as type: T.Type,
         arguments: GivenArguments,
         requester: Requester,
-        decorating: Bool,
-        timed: Bool
+        stage: Stage.Type
     ) throws(ResolutionError) -> T {
-        if let verifier {
-            verifier.willResolve(registration)
+        if let value = try Stage.willResolve(
+            registration, as: type, arguments: arguments, in: self, requester: requester)
+        {
+            return value
         }
         guard registration.accepts(arguments) else {
             throw wrongArguments(for: registration, given: arguments, requester: requester)
         }
         if registration.isolation != .none {
-            if let verifier, verifier.runsIsolatedFactories, registration.isolation == .mainActor, !isOnMainActor() {
-                return resolveOnMainActorForVerification(
-                    registration, as: type, requester: requester, verifier: verifier)
-            }
             try checkSynchronousResolve(of: registration, requester: requester)
         }
         if let kept {
@@ -433,14 +406,13 @@ extension DependencyStore {
             }
             switch registration.lifetime {
             case .unique:
-                return build(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
+                return Stage.build(typed, in: self, arguments: arguments, on: stack)
             case .graph:
-                return buildSharingGraph(typed, arguments: arguments, on: stack, decorating: decorating, timed: timed)
+                return buildSharingGraph(typed, arguments: arguments, on: stack, stage: Stage.self)
             case .cached, .weak:
                 // Every cached scope has a slot (see `lookUp` and `findInherited`).
                 return try buildOnce(
-                    typed, in: slot!, arguments: arguments, on: stack, decorating: decorating,
-                    requester: requester, timed: timed)
+                    typed, in: slot!, arguments: arguments, on: stack, requester: requester, stage: Stage.self)
             }
         }
     }
@@ -453,13 +425,12 @@ extension DependencyStore {
         _ registration: Registration<T>,
         arguments: GivenArguments,
         on stack: ResolutionStack,
-        decorating: Bool,
-        timed: Bool
+        stage: (some ResolveStage).Type
     ) -> T {
         if let shared = stack.graphInstance(of: registration, in: self) {
             return shared as! T
         }
-        let value = build(registration, arguments: arguments, on: stack, decorating: decorating, timed: timed)
+        let value = stage.build(registration, in: self, arguments: arguments, on: stack)
         stack.rememberInGraph(value, of: registration, in: self)
         return value
     }
@@ -497,9 +468,8 @@ extension DependencyStore {
         in slot: InstanceSlot,
         arguments: GivenArguments,
         on stack: ResolutionStack,
-        decorating: Bool,
         requester: Requester,
-        timed: Bool
+        stage: (some ResolveStage).Type
     ) throws(ResolutionError) -> T {
         if let refusal = slot.gate.enter(on: stack, waitingFor: .instance(registration, store: self)) {
             switch refusal {
@@ -513,7 +483,7 @@ extension DependencyStore {
         let (kept, generation) = registry.withLock { _ in (slot.kept, slot.generation) }
         if let kept { return Self.instance(kept, as: T.self, lifetime: registration.lifetime) }
 
-        let value = build(registration, arguments: arguments, on: stack, decorating: decorating, timed: timed)
+        let value = stage.build(registration, in: self, arguments: arguments, on: stack)
         // A reset while the factory ran discards this build too: the caller still gets it. So does
         // the release of the store: a closed store keeps nothing.
         if registration.lifetime == .weak {
@@ -530,33 +500,6 @@ extension DependencyStore {
                 if slot.generation == generation, !registry.isClosed { slot.box = box }
             }
         }
-        return value
-    }
-
-    /// Runs the factory, then (with `decorating`) the decorators that apply, with this resolution
-    /// pushed on the thread's chain, so a decorator that resolves the instance it decorates is a
-    /// cycle; no lock is held. With `timed`, timed for an observer, by `buildTimed`.
-    @inline(__always)
-    func build<T>(
-        _ registration: Registration<T>,
-        arguments: GivenArguments,
-        on stack: ResolutionStack,
-        decorating: Bool,
-        timed: Bool
-    ) -> T {
-        if timed {
-            return buildTimed(registration, arguments: arguments, on: stack, decorating: decorating)
-        }
-        stack.push(ResolutionStack.Frame(store: self, registration: registration))
-        // No `defer`: neither a factory nor a decorator throws, and one that traps or escapes
-        // (`Escape`) never comes back here. A `defer` in a generic function is a call of its own.
-        if decorating {
-            let value = decorated(registration.build(self, arguments), of: registration)
-            stack.pop()
-            return value
-        }
-        let value = registration.build(self, arguments)
-        stack.pop()
         return value
     }
 }

@@ -64,9 +64,9 @@ public final class DependencyStore {
     /// too for the same reason as `registry`.
     let verifier: Verifier?
 
-    /// The core's count of decorators in scope, held here too so that a build reads it with one
-    /// load less (see `hasDecoratorsInScope`).
-    let decoratorCount: UnsafeMutablePointer<Int>
+    /// The core's count of stages in scope, held here too so that a build reads it with one load
+    /// less (see `hasStagesInScope`).
+    let stageCount: UnsafeMutablePointer<Int>
 
     enum Origin {
         case root
@@ -94,7 +94,7 @@ public final class DependencyStore {
         core = StoreCore(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: nil, verifier: nil)
         registry = core.registry
         self.verifier = core.verifier
-        decoratorCount = core.decoratorCount
+        stageCount = core.stageCount
         ownsCore = true
     }
 
@@ -123,15 +123,15 @@ public final class DependencyStore {
         core = StoreCore(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: parent, verifier: nil)
         registry = core.registry
         self.verifier = core.verifier
-        decoratorCount = core.decoratorCount
+        stageCount = core.stageCount
         ownsCore = true
         let inheritedDecorators = parent.registry.withLock { [core] registry in
             registry.addChild(core)
-            return parent.core.decoratorsInScope
+            return parent.core.stagesInScope
         }
         // Added, not set: a decorator added to the parent since `addChild` has counted here too.
         if inheritedDecorators != 0 {
-            core.adjustOwnDecoratorsInScope(by: inheritedDecorators)
+            core.adjustOwnStagesInScope(by: inheritedDecorators)
         }
     }
 
@@ -139,7 +139,7 @@ public final class DependencyStore {
         core = StoreCore(origin: origin, parent: nil, verifier: verifier)
         registry = core.registry
         self.verifier = core.verifier
-        decoratorCount = core.decoratorCount
+        stageCount = core.stageCount
         ownsCore = true
     }
 
@@ -149,7 +149,7 @@ public final class DependencyStore {
         core = StoreCore(origin: .test(name), parent: nil, verifier: nil)
         registry = core.registry
         verifier = core.verifier
-        decoratorCount = core.decoratorCount
+        stageCount = core.stageCount
         ownsCore = true
     }
 
@@ -159,7 +159,7 @@ public final class DependencyStore {
         self.core = core
         registry = core.registry
         self.verifier = core.verifier
-        decoratorCount = core.decoratorCount
+        stageCount = core.stageCount
         ownsCore = false
     }
 
@@ -203,11 +203,12 @@ public final class DependencyStore {
         DependencyStore(borrowing: core)
     }
 
-    /// Whether a build must look for decorators: one relaxed load, so that while none is in scope
+    /// Whether a resolve takes a staged copy of the path (see `ResolveStage`): decorators are in
+    /// scope, or this is a verification copy. One relaxed load, so that while no stage is in scope
     /// (almost always) a build pays nothing more. A decorator added while a build runs may or may
     /// not apply to it, as with any registration made meanwhile.
-    var hasDecoratorsInScope: Bool {
-        @inline(__always) get { dependency_store_load_relaxed(decoratorCount) != 0 }
+    var hasStagesInScope: Bool {
+        @inline(__always) get { dependency_store_load_relaxed(stageCount) != 0 }
     }
 
     /// Whether this is the process-wide root store.

@@ -25,20 +25,21 @@ final class StoreCore {
     // the slow path, about 150 instructions. A property bound to the core resolves through a
     // handle of its own over the same core instead (`DependencyStore.resolving(through:)`).
 
-    /// The count of decorators in scope (see `hasDecoratorsInScope`), outside the registry: a
-    /// build reads it with no lock. Changed only through `adjustDecoratorsInScope`.
-    let decoratorCount: UnsafeMutablePointer<Int>
+    /// The count of stages in scope (see `hasStagesInScope`): the decorators of this store and its
+    /// ancestors, plus one on a verification copy. Outside the registry: a build reads it with no
+    /// lock. Changed only through `adjustStagesInScope`.
+    let stageCount: UnsafeMutablePointer<Int>
 
     init(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) {
         self.origin = origin
         self.parent = parent
         self.verifier = verifier
-        decoratorCount = .allocate(capacity: 1)
-        decoratorCount.initialize(to: 0)
+        stageCount = .allocate(capacity: 1)
+        stageCount.initialize(to: 0)
     }
 
     deinit {
-        decoratorCount.deallocate()
+        stageCount.deallocate()
     }
 
     struct Registry {
@@ -156,25 +157,25 @@ final class StoreCore {
         _ = released
     }
 
-    /// Adds `delta` to the count of decorators in scope of this store and of every store layered
+    /// Adds `delta` to the count of stages in scope of this store and of every store layered
     /// over it, at any depth. Each store's count changes while its lock is held, so a child made
     /// meanwhile either is visited or read its parent's count after the change (see
     /// `DependencyStore.init(parent:)`).
-    func adjustDecoratorsInScope(by delta: Int) {
+    func adjustStagesInScope(by delta: Int) {
         forEachDescendant(includingSelf: true) { core, _ in
-            dependency_store_add(core.decoratorCount, delta)
+            dependency_store_add(core.stageCount, delta)
         }
     }
 
-    /// Adds `delta` to this store's count of decorators in scope only: for a store no other store
+    /// Adds `delta` to this store's count of stages in scope only: for a store no other store
     /// is layered over yet (one being made).
-    func adjustOwnDecoratorsInScope(by delta: Int) {
-        dependency_store_add(decoratorCount, delta)
+    func adjustOwnStagesInScope(by delta: Int) {
+        dependency_store_add(stageCount, delta)
     }
 
-    /// How many decorators this store and its ancestors have.
-    var decoratorsInScope: Int {
-        dependency_store_load_relaxed(decoratorCount)
+    /// How many stages are in scope: decorators of this store and its ancestors, and verification.
+    var stagesInScope: Int {
+        dependency_store_load_relaxed(stageCount)
     }
 
     /// Releases every instance the store keeps and keeps none from now on: called when the store

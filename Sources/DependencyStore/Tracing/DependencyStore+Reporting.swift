@@ -15,50 +15,21 @@ extension DependencyStore {
         let stack = ResolutionStack.current
         let trace = stack.tracing
         guard !trace.isNotifying else {
-            return try resolve(
-                found, as: type, arguments: arguments, requester: requester, decorating: hasDecoratorsInScope,
-                timed: false)
+            return try resolve(found, as: type, arguments: arguments, observed: false, requester: requester)
         }
         // A build nested in this resolve sets `lastBuild` too, but this resolve's own build, if it
         // runs one, returns after them and sets it last; a resolve that builds nothing (a kept
         // instance, a build another thread ran) leaves it as cleared here.
         trace.lastBuild = nil
-        let value = try resolve(
-            found, as: type, arguments: arguments, requester: requester, decorating: hasDecoratorsInScope, timed: true)
+        let value = try resolve(found, as: type, arguments: arguments, requester: requester, stage: TimedBuild.self)
         let build = trace.lastBuild
         trace.lastBuild = nil
         report(found.registration, build: build, chain: chain(on: stack))
         return value
     }
 
-    /// Runs the factory as `build` does, timed: the inclusive time, and the time less the timed
-    /// builds it asked for, which add their time to the build around them (on this thread, or in
-    /// the `async` factory that resolved synchronously).
-    func buildTimed<T>(
-        _ registration: Registration<T>,
-        arguments: GivenArguments,
-        on stack: ResolutionStack,
-        decorating: Bool
-    ) -> T {
-        let clock = Tracing.clock
-        let trace = stack.tracing
-        trace.nestedNanoseconds.append(0)
-        let start = clock.now()
-        let value = build(registration, arguments: arguments, on: stack, decorating: decorating, timed: false)
-        let nanoseconds = Tracing.elapsed(from: start, to: clock.now())
-        let nested = trace.nestedNanoseconds.removeLast()
-        if let outer = trace.nestedNanoseconds.indices.last {
-            trace.nestedNanoseconds[outer] &+= nanoseconds
-        } else {
-            NestedTime.current?.add(nanoseconds)
-        }
-        trace.lastBuild = ResolveEvent.Build(
-            nanoseconds: nanoseconds, ownNanoseconds: nanoseconds - min(nested, nanoseconds))
-        return value
-    }
-
     /// Runs an `async` registration's factory in `chain`; when `timed`, also measures it as
-    /// `buildTimed` does, with the builds it asks for counted in a task-local `NestedTime`.
+    /// `TimedBuild` does, with the builds it asks for counted in a task-local `NestedTime`.
     func runAsyncFactory<T>(
         _ registration: Registration<T>,
         in chain: AsyncResolution,
@@ -131,5 +102,38 @@ extension DependencyStore.Lookup {
     var isObserved: Bool {
         if case .observed = self { return true }
         return false
+    }
+}
+
+/// The stage of a resolve of a store with observers: the build is timed, the inclusive time and
+/// the time less the timed builds it asked for, which add their time to the build around them (on
+/// this thread, or in the `async` factory that resolved synchronously). Decorators in scope run
+/// as in `DecoratedBuild`, inside the time.
+enum TimedBuild: ResolveStage {
+    static func build<T>(
+        _ registration: Registration<T>, in store: DependencyStore, arguments: GivenArguments,
+        on stack: ResolutionStack
+    ) -> T {
+        let clock = Tracing.clock
+        let trace = stack.tracing
+        trace.nestedNanoseconds.append(0)
+        let start = clock.now()
+        stack.push(ResolutionStack.Frame(store: store, registration: registration))
+        let value = finish(registration.build(store, arguments), of: registration, in: store)
+        stack.pop()
+        let nanoseconds = Tracing.elapsed(from: start, to: clock.now())
+        let nested = trace.nestedNanoseconds.removeLast()
+        if let outer = trace.nestedNanoseconds.indices.last {
+            trace.nestedNanoseconds[outer] &+= nanoseconds
+        } else {
+            NestedTime.current?.add(nanoseconds)
+        }
+        trace.lastBuild = ResolveEvent.Build(
+            nanoseconds: nanoseconds, ownNanoseconds: nanoseconds - min(nested, nanoseconds))
+        return value
+    }
+
+    static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T {
+        store.decoratedIfAny(value, of: registration)
     }
 }

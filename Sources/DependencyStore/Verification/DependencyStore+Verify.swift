@@ -162,10 +162,9 @@ extension DependencyStore {
                 copy.contributions[key] = copies
             }
         }
+        // Its decorators, and verification: every resolve of the copy takes `VerifiedBuild`.
         let decorators = registry.withLock { $0.decorators.values.reduce(0) { $0 + $1.count } }
-        if decorators != 0 {
-            core.adjustOwnDecoratorsInScope(by: decorators)
-        }
+        core.adjustOwnStagesInScope(by: decorators + 1)
     }
 }
 

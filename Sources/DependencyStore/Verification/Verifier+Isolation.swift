@@ -148,3 +148,25 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// The stage of every resolve of a verification copy: the edge from the build that asked is
+/// recorded before anything else, so a resolve that fails is in the graph too; and, in
+/// `verifyAsync()`, a main-actor factory is built on the main actor (see
+/// `resolveOnMainActorForVerification`). Decorators in scope run as in `DecoratedBuild`.
+enum VerifiedBuild: ResolveStage {
+    static func willResolve<T>(
+        _ registration: AnyRegistration, as type: T.Type, arguments: GivenArguments, in store: DependencyStore,
+        requester: Requester
+    ) throws(ResolutionError) -> T? {
+        let verifier = store.verifier!
+        verifier.willResolve(registration)
+        guard registration.isolation == .mainActor, verifier.runsIsolatedFactories, registration.accepts(arguments),
+            !isOnMainActor()
+        else { return nil }
+        return store.resolveOnMainActorForVerification(registration, as: type, requester: requester, verifier: verifier)
+    }
+
+    static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T {
+        store.decoratedIfAny(value, of: registration)
+    }
+}

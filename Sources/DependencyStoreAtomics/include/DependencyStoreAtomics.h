@@ -1,7 +1,7 @@
 // The atomic operations DependencyStore needs and Swift's standard library does not offer
 // before Synchronization (iOS 18, macOS 15): publishing a pointer once, and reading it back
 // without a lock (see Sources/DependencyStore/Injection/OnceCell.swift); and a counter a build
-// reads without a lock (see DependencyStore.hasDecoratorsInScope).
+// reads without a lock (see DependencyStore.hasStagesInScope).
 #ifndef DEPENDENCY_STORE_ATOMICS_H
 #define DEPENDENCY_STORE_ATOMICS_H
 
