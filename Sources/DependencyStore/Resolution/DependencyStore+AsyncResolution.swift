@@ -127,7 +127,6 @@ extension DependencyStore {
             let build = AsyncBuild(registration: registration)
             let chain = resolution.appending(registration, in: core, build: build)
             let generation = slot.generation
-            let lifetime = registration.lifetime
             // Not a child of the first resolver: cancelling it does not cancel the others' build.
             build.task = Task { [self] in
                 defer { WaitGraph.finished(build) }
@@ -135,20 +134,12 @@ extension DependencyStore {
                     let (value, timing) = try await runAsyncFactory(
                         registration, in: chain, requester: requester, timed: timed)
                     let kept: AnyObject
-                    if lifetime == .weak {
-                        guard Swift.type(of: value as Any) is AnyClass else {
-                            fail(
-                                weakScopeNeedsAClass(registration, built: value, requester: requester),
-                                resolving: T.self, name: registration.name, at: requester)
-                        }
-                        kept = value as AnyObject
-                    } else {
-                        kept = InstanceBox.make(value)
-                    }
-                    registry.withLock { registry in
-                        if slot.inFlight === build { slot.inFlight = nil }
-                        guard slot.generation == generation, !registry.isClosed else { return }
-                        if lifetime == .weak { slot.object = kept } else { slot.box = kept }
+                    do throws(ResolutionError) {
+                        kept = try keep(
+                            value, of: registration, in: slot, builtIn: generation, finishing: build,
+                            requester: requester)
+                    } catch {
+                        fail(error, resolving: T.self, name: registration.name, at: requester)
                     }
                     if timed { report(registration, build: timing, chain: self.chain(in: resolution, on: nil)) }
                     return KeptInstance(object: kept)

@@ -484,22 +484,7 @@ extension DependencyStore {
         if let kept { return Self.instance(kept, as: T.self, lifetime: registration.lifetime) }
 
         let value = stage.build(registration, in: self, arguments: arguments, on: stack)
-        // A reset while the factory ran discards this build too: the caller still gets it. So does
-        // the release of the store: a closed store keeps nothing.
-        if registration.lifetime == .weak {
-            guard Swift.type(of: value as Any) is AnyClass else {
-                throw weakScopeNeedsAClass(registration, built: value, requester: requester)
-            }
-            let object = value as AnyObject
-            registry.withLock { registry in
-                if slot.generation == generation, !registry.isClosed { slot.object = object }
-            }
-        } else {
-            let box = InstanceBox.make(value)
-            registry.withLock { registry in
-                if slot.generation == generation, !registry.isClosed { slot.box = box }
-            }
-        }
+        _ = try keep(value, of: registration, in: slot, builtIn: generation, finishing: nil, requester: requester)
         return value
     }
 }

@@ -33,3 +33,39 @@ final class InstanceSlot: @unchecked Sendable {
         return released
     }
 }
+
+extension DependencyStore {
+    /// The rule every build of a cached scope ends with, whoever waited for it (threads at the
+    /// slot's gate in `buildOnce`, tasks awaiting its `AsyncBuild` in `resolveAsync`): `value`,
+    /// which `registration` just built for `slot`, is kept, unless a reset (a new generation since
+    /// `generation`) or the release of the store came while it was built. The caller hands `value`
+    /// out either way. An `async` build also clears itself from the slot, in the same critical
+    /// section, so the next resolve finds either the instance or no build. Returns what the slot
+    /// keeps (or would have kept): the box, or the object itself for `.weak`.
+    func keep<T>(
+        _ value: T,
+        of registration: Registration<T>,
+        in slot: InstanceSlot,
+        builtIn generation: Int,
+        finishing build: AsyncBuild?,
+        requester: Requester
+    ) throws(ResolutionError) -> AnyObject {
+        let weak = registration.lifetime == .weak
+        let kept: AnyObject
+        if weak {
+            guard Swift.type(of: value as Any) is AnyClass else {
+                if let build { registry.withLock { _ in if slot.inFlight === build { slot.inFlight = nil } } }
+                throw weakScopeNeedsAClass(registration, built: value, requester: requester)
+            }
+            kept = value as AnyObject
+        } else {
+            kept = InstanceBox.make(value)
+        }
+        registry.withLock { registry in
+            if let build, slot.inFlight === build { slot.inFlight = nil }
+            guard slot.generation == generation, !registry.isClosed else { return }
+            if weak { slot.object = kept } else { slot.box = kept }
+        }
+        return kept
+    }
+}
