@@ -132,16 +132,16 @@ import Testing
         #expect(error.description.contains("register it with 'for: GreetingServiceType.self'"))
     }
 
-    @Test func closeMatchesExplainOptionalMismatchesBothWays() throws {
+    /// Asking for `Clock?` is no mistake (it finds the `Clock`); asking for `Greeting` when only
+    /// `Greeting?` is registered is, and the message says why.
+    @Test func closeMatchesExplainAnOptionalRegisteredForItsWrappedType() throws {
         let store = DependencyStore()
         store.register(FixedClock(1), for: Clock.self)
         store.register(nil, for: Greeting?.self)
 
-        let askedOptional = try #require(#expect(throws: ResolutionError.self) { try store.tryResolve(Clock?.self) })
+        #expect(try store.tryResolve(Clock?.self)?.now == 1)
         let askedPlain = try #require(#expect(throws: ResolutionError.self) { try store.tryResolve(Greeting.self) })
 
-        #expect(askedOptional.description.contains("'DependencyStoreTests.Clock'"))
-        #expect(askedOptional.description.contains("but its Optional was asked for"))
         #expect(askedPlain.description.contains("'Swift.Optional<DependencyStoreTests.Greeting>'"))
         #expect(askedPlain.description.contains("an Optional is a different type from what it wraps"))
     }

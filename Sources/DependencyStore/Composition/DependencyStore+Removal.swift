@@ -164,6 +164,13 @@ extension DependencyStore {
         if name == nil, let collection = type as? any ContributedCollection.Type {
             return collection.hasElements(in: self)
         }
+        // What resolve makes itself for a registered type: a handle, an optional.
+        if let handle = type as? any DependencyHandle.Type {
+            return handle.isResolvable(in: self, name: name)
+        }
+        if let optional = type as? any ResolvableOptional.Type {
+            return optional.isResolvable(in: self, name: name)
+        }
         return false
     }
 }

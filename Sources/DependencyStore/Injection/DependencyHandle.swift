@@ -2,9 +2,12 @@
 /// ``Provider`` and ``Lazy``. Asked for only when a resolve finds no registration, so resolves
 /// of registered types pay nothing for it.
 protocol DependencyHandle {
-    /// Makes the handle for `store`, or throws the missing-registration diagnostic when nothing
-    /// is registered for what it would resolve (so it fails where it is resolved, not later).
-    static func make(in store: DependencyStore, name: String?, requester: Requester) throws(ResolutionError) -> Self
+    /// Makes the handle for `store`, carrying `arguments` (if any) for every resolve it makes, or
+    /// throws when it could never resolve: nothing is registered for what it would resolve, or the
+    /// registration does not take `arguments` (so it fails where it is resolved, not later).
+    static func make(
+        in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
+    ) throws(ResolutionError) -> Self
 
     /// Whether `store` (or a parent) registers what the handle resolves.
     static func isResolvable(in store: DependencyStore, name: String?) -> Bool
@@ -38,5 +41,22 @@ extension DependencyHandle {
         if let verifier = store.verifier {
             verifier.declared(value, name: name, optional: false, in: store, at: requester.location)
         }
+    }
+}
+
+extension DependencyHandle {
+    /// Throws the wrong-arguments diagnostic when a handle is made with `arguments` that the
+    /// registration of `value` does not take. A handle made without arguments is not checked: its
+    /// calls may pass them (`provider(arguments: ...)`).
+    static func check<Value>(
+        _ arguments: GivenArguments, for value: Value.Type, in store: DependencyStore, name: String?,
+        requester: Requester
+    ) throws(ResolutionError) {
+        guard case .some = arguments,
+            let registration = store.lookUp(ObjectIdentifier(value), name: name, takingKeptInstance: false)?.found?
+                .registration,
+            !registration.accepts(arguments)
+        else { return }
+        throw store.wrongArguments(for: registration, given: arguments, requester: requester)
     }
 }

@@ -20,8 +20,12 @@
 /// neither resolve happens while the other is being built, so that is not a cycle, and `verify()`
 /// does not report it as one.
 ///
+/// A handle resolved with arguments (`store.resolve(Lazy<Greeting>.self, arguments: "Ada")`)
+/// resolves its value with them.
+///
 /// > Important: Resolving a lazy handle for a type nothing registers traps there, with the usual
-/// > diagnostic; `resolveIfRegistered(Lazy<T>.self)` returns `nil` instead.
+/// > diagnostic; `resolveIfRegistered(Lazy<T>.self)` returns `nil` instead. So does resolving it
+/// > with arguments its registration does not take.
 ///
 /// ## In a `Sendable` class
 ///
@@ -68,9 +72,14 @@ public struct Lazy<Value> {
 }
 
 extension Lazy: DependencyHandle {
-    static func make(in store: DependencyStore, name: String?, requester: Requester) throws(ResolutionError) -> Self {
+    static func make(
+        in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
+    ) throws(ResolutionError) -> Self {
         try prepare(Value.self, in: store, name: name, requester: requester)
-        return Self(property: Injected(boundTo: store, name: name, requester: .lazyHandle(requester.location)))
+        try check(arguments, for: Value.self, in: store, name: name, requester: requester)
+        return Self(
+            property: Injected(
+                boundTo: store, name: name, arguments: arguments, requester: .lazyHandle(requester.location)))
     }
 
     static func isResolvable(in store: DependencyStore, name: String?) -> Bool {

@@ -25,46 +25,64 @@
 /// of its own: the graph of the resolve that made the provider is over by then, and keeping it
 /// for the provider would keep its instances alive with it.
 ///
+/// A provider resolved with arguments carries them, and every call passes them to the factory:
+///
+/// ```swift
+/// store.register(Greeting.self) { (_, name: String) in FixedGreeting("Hello, \(name)") }
+/// let greetAda = store.resolve(Provider<Greeting>.self, arguments: "Ada")
+/// greetAda().text   // "Hello, Ada"
+/// ```
+///
 /// > Important: Resolving a provider for a type nothing registers traps there, with the usual
-/// > diagnostic; `resolveIfRegistered(Provider<T>.self)` returns `nil` instead.
+/// > diagnostic; `resolveIfRegistered(Provider<T>.self)` returns `nil` instead. So does resolving
+/// > it with arguments its registration does not take. Calling a provider that carries arguments
+/// > with arguments again traps, rather than dropping either.
 public struct Provider<Value> {
     private let binding: InjectedBinding
     private let name: String?
     private let requester: Requester
+    /// What the provider was resolved with, passed on by every call.
+    private let arguments: GivenArguments
 
-    /// Resolves a `Value`: the instance its scope keeps, or a new one.
+    /// Resolves a `Value`: the instance its scope keeps, or a new one; with the arguments the
+    /// provider was resolved with, if any.
     public func callAsFunction() -> Value {
-        binding.store.resolve(Value.self, name: name, arguments: .none, requester: requester)
+        binding.store.resolve(Value.self, name: name, arguments: arguments, requester: requester)
     }
 
     /// Resolves a `Value` whose factory takes one argument.
     public func callAsFunction<A>(arguments argument: A) -> Value {
-        binding.store.resolve(
-            Value.self, name: name, arguments: .some(values: argument, types: A.self, count: 1), requester: requester)
+        resolve(with: .some(values: argument, types: A.self, count: 1))
     }
 
     /// Resolves a `Value` whose factory takes two arguments.
     public func callAsFunction<A1, A2>(arguments first: A1, _ second: A2) -> Value {
-        binding.store.resolve(
-            Value.self, name: name, arguments: .some(values: (first, second), types: (A1, A2).self, count: 2),
-            requester: requester
-        )
+        resolve(with: .some(values: (first, second), types: (A1, A2).self, count: 2))
     }
 
     /// Resolves a `Value` whose factory takes three arguments.
     public func callAsFunction<A1, A2, A3>(arguments first: A1, _ second: A2, _ third: A3) -> Value {
-        binding.store.resolve(
-            Value.self, name: name,
-            arguments: .some(values: (first, second, third), types: (A1, A2, A3).self, count: 3),
-            requester: requester
-        )
+        resolve(with: .some(values: (first, second, third), types: (A1, A2, A3).self, count: 3))
+    }
+
+    private func resolve(with given: GivenArguments) -> Value {
+        if case .some(let carried) = arguments {
+            DependencyStore.fail(
+                Diagnostics.handleCalledWithArgumentsAgain(
+                    Self.self, value: Value.self, name: name, carried: carried, given: given, requester: requester),
+                resolving: Value.self, name: name, at: requester)
+        }
+        return binding.store.resolve(Value.self, name: name, arguments: given, requester: requester)
     }
 }
 
 extension Provider: DependencyHandle {
-    static func make(in store: DependencyStore, name: String?, requester: Requester) throws(ResolutionError) -> Self {
+    static func make(
+        in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
+    ) throws(ResolutionError) -> Self {
         try prepare(Value.self, in: store, name: name, requester: requester)
-        return Self(binding: InjectedBinding(store), name: name, requester: requester)
+        try check(arguments, for: Value.self, in: store, name: name, requester: requester)
+        return Self(binding: InjectedBinding(store), name: name, requester: requester, arguments: arguments)
     }
 
     static func isResolvable(in store: DependencyStore, name: String?) -> Bool {

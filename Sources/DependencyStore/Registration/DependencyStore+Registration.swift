@@ -120,7 +120,9 @@ extension DependencyStore {
     }
 
     /// Whether a resolve of `type` (with `name`) would find a registration, in this store or a
-    /// parent; for a collection type (`[T]`, `[String: T]`), whether anything is contributed to it.
+    /// parent; for a collection type (`[T]`, `[String: T]`), whether anything is contributed to it;
+    /// for what the store makes for a registered `T` (`Provider<T>`, `Lazy<T>`, `T?`), whether `T`
+    /// is registered. It answers as resolve does: `true` exactly when a resolve finds something.
     ///
     /// ```swift
     /// if !store.isRegistered(Networking.self) {

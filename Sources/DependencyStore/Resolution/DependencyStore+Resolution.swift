@@ -134,6 +134,13 @@ extension DependencyStore {
             if let handle = type as? any DependencyHandle.Type, handle.isResolvable(in: self, name: name) {
                 return resolveHandle(handle, as: type, name: name, requester: requester)
             }
+            if let optional = type as? any ResolvableOptional.Type, optional.isResolvable(in: self, name: name) {
+                do {
+                    return try optional.resolve(in: self, name: name, arguments: .none, requester: requester) as? T
+                } catch {
+                    fail(error, resolving: type, name: name, at: requester)
+                }
+            }
             if name == nil, let collection = type as? any ContributedCollection.Type {
                 return collection.assemble(in: self, requester: requester).map { $0 as! T }
             }
@@ -169,23 +176,30 @@ extension DependencyStore {
         case .observed(let found):
             return try resolveReporting(found, as: type, arguments: arguments, requester: requester)
         case nil:
-            return try resolveUnregistered(type, name: name, requester: requester)
+            return try resolveUnregistered(type, name: name, arguments: arguments, requester: requester)
         }
     }
 
-    /// A resolve that found no registration: a handle (`Provider`, `Lazy`) or a collection the
-    /// store makes itself, or the missing-registration error.
+    /// A resolve that found no registration: a handle (`Provider`, `Lazy`, which carries the
+    /// arguments), a collection the store makes itself, or an optional of a registered type; or the
+    /// missing-registration error.
     @inline(never)
-    private func resolveUnregistered<T>(_ type: T.Type, name: String?, requester: Requester) throws(ResolutionError)
-        -> T
-    {
+    private func resolveUnregistered<T>(
+        _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester
+    ) throws(ResolutionError) -> T {
         if let handle = type as? any DependencyHandle.Type {
-            return try handle.make(in: self, name: name, requester: requester) as! T
+            return try handle.make(in: self, name: name, arguments: arguments, requester: requester) as! T
         }
-        if name == nil, let collection = type as? any ContributedCollection.Type,
-            let elements = collection.assemble(in: self, requester: requester)
-        {
-            return elements as! T
+        if let optional = type as? any ResolvableOptional.Type {
+            return try optional.resolve(in: self, name: name, arguments: arguments, requester: requester) as! T
+        }
+        if name == nil, let collection = type as? any ContributedCollection.Type, collection.hasElements(in: self) {
+            guard case .none = arguments else {
+                throw collectionTakesNoArguments(collection, given: arguments, requester: requester)
+            }
+            if let elements = collection.assemble(in: self, requester: requester) {
+                return elements as! T
+            }
         }
         throw missingRegistration(of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
     }
@@ -195,7 +209,7 @@ extension DependencyStore {
         _ handle: any DependencyHandle.Type, as type: T.Type, name: String?, requester: Requester
     ) -> T {
         do {
-            return try handle.make(in: self, name: name, requester: requester) as! T
+            return try handle.make(in: self, name: name, arguments: .none, requester: requester) as! T
         } catch {
             fail(error, resolving: type, name: name, at: requester)
         }
