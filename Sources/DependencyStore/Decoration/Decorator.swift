@@ -16,13 +16,17 @@ struct Decorator {
     let assembly: AssemblyTag?
     /// Takes and returns a value of the decorated type.
     let apply: (DependencyStore, Any) -> Any
+    /// A completion step (`complete`), not a decorator: it returns what it was given, and runs
+    /// once the resolve that built the instance has built everything (see `Completion.swift`).
+    var completes = false
 
     /// Whether it is `earlier` added again: by the same call (place and target) of the same
     /// assembly, applied again. Decorators added outside an assembly, or by one application
     /// (from a loop, say), are each a decorator of their own.
     func replaces(_ earlier: Decorator) -> Bool {
         guard let assembly, let earlierAssembly = earlier.assembly else { return false }
-        return location == earlier.location && target == earlier.target && assembly == earlierAssembly
+        return location == earlier.location && target == earlier.target && completes == earlier.completes
+            && assembly == earlierAssembly
             && assembly.application != earlierAssembly.application
     }
 

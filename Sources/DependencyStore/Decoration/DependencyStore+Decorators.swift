@@ -72,15 +72,17 @@ extension DependencyStore {
         add(decorator, of: type, target: .every, at: SourceLocation(fileID: fileID, line: line))
     }
 
-    private func add<T>(
+    func add<T>(
         _ decorator: @escaping (DependencyStore, T) -> T,
         of type: T.Type,
         target: Decorator.Target,
-        at location: SourceLocation
+        at location: SourceLocation,
+        completes: Bool = false
     ) {
-        let entry = Decorator(
+        var entry = Decorator(
             target: target, location: location, assembly: AssemblyTag.current,
             apply: { store, value in decorator(store, value as! T) })
+        entry.completes = completes
         let added: Bool = registry.withLock { registry in
             var entries = registry.decorators[ObjectIdentifier(T.self)] ?? []
             // The same call of an assembly applied again replaces its decorator rather than
@@ -101,24 +103,39 @@ extension DependencyStore {
 
     /// `value` after the decorators that apply, if a stage is in scope (this store or an ancestor
     /// may have decorators): for the stages that decorate besides their own work (`TimedBuild`,
-    /// `VerifiedBuild`), and an `async` factory's build.
-    func decoratedIfAny<T>(_ value: T, of registration: AnyRegistration) -> T {
-        hasStagesInScope ? decorated(value, of: registration) : value
+    /// `VerifiedBuild`), and an `async` factory's build, whose completion steps run at once
+    /// (`deferringCompletions: false`): a task may go on on another thread.
+    func decoratedIfAny<T>(_ value: T, of registration: AnyRegistration, deferringCompletions: Bool = true) -> T {
+        hasStagesInScope ? decorated(value, of: registration, deferringCompletions: deferringCompletions) : value
     }
 
     /// `value`, which `registration` just built, after the decorators of this store and its
-    /// ancestors that apply to it (ancestors' first, each store's in the order added).
-    func decorated<T>(_ value: T, of registration: AnyRegistration) -> T {
+    /// ancestors that apply to it (ancestors' first, each store's in the order added). The
+    /// completion steps that apply are queued on this thread's chain, to run when the outermost
+    /// staged build ends (see `Completion.swift`), or run now without `deferringCompletions`.
+    func decorated<T>(_ value: T, of registration: AnyRegistration, deferringCompletions: Bool = true) -> T {
         let key = ObjectIdentifier(T.self)
         let decorators = sequence(first: self, next: \.parent).reversed().flatMap { store in
             store.registry.withLock { $0.decorators[key] ?? [] }
         }
         var value = value
+        var steps: [Decorator] = []
         let stack = ResolutionStack.current
         for decorator in decorators where decorator.applies(to: registration) {
+            if decorator.completes {
+                steps.append(decorator)
+                continue
+            }
             stack.decorators.append((ObjectIdentifier(registration), decorator.location))
             defer { stack.decorators.removeLast() }
             value = decorator.apply(self, value) as! T
+        }
+        if !steps.isEmpty {
+            if deferringCompletions {
+                stack.queueCompletion(of: value, by: registration, in: self, steps: steps)
+            } else {
+                for step in steps { _ = step.apply(self, value) }
+            }
         }
         return value
     }
@@ -128,6 +145,8 @@ extension DependencyStore {
 /// factory built, while its frame is still on the chain, so a decorator that resolves the instance
 /// it decorates is a cycle.
 enum DecoratedBuild: ResolveStage {
+    static var completes: Bool { true }
+
     static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T {
         store.decorated(value, of: registration)
     }

@@ -57,3 +57,30 @@ extension Diagnostics {
             kind: .wrongArguments, typeName: requested, chain: [requested], description: lines.joined(separator: "\n"))
     }
 }
+
+extension DependencyStore {
+    /// The diagnostic for a completion step that resolves a `.unique` instance of the resolve it
+    /// completes: a new one would be built, whose dependents would need completing again.
+    func completionCycle(
+        closedBy registration: AnyRegistration, chain building: [AnyRegistration], step: SourceLocation,
+        requester: Requester
+    ) -> ResolutionError {
+        let requested = Diagnostics.label(of: registration)
+        let completed = building.last.map(Diagnostics.label(of:)) ?? requested
+        let chain = building.map(Diagnostics.label(of:)) + [requested]
+        let shortName = Diagnostics.shortName(of: registration.type)
+        let lines = [
+            "DependencyStore: dependency cycle: \(chain.joined(separator: " -> "))",
+            "",
+            "  The completion step of '\(completed)' added at \(step) asked for '\(requested)', which the same resolve built.",
+            "  '\(requested)' is .unique: a resolve builds a new one, whose '\(completed)' would need completing again.",
+            "  Closed by: \(Diagnostics.describe(requester))",
+            "  Store: \(Diagnostics.describe(self, registrationCount: nil))",
+            "",
+            "  To fix: give '\(shortName)' a scope that keeps its instance (.graph, .singleton), so the step gets",
+            "  the one being completed; or set the back-reference in a completion step of '\(shortName)' itself.",
+        ]
+        return ResolutionError(
+            kind: .cycle, typeName: requested, chain: chain, description: lines.joined(separator: "\n"))
+    }
+}

@@ -74,7 +74,7 @@ final class ResolutionStack {
     @exclusivity(unchecked)
     private var graph: [GraphKey: (registration: AnyRegistration, instance: Any)] = [:]
 
-    private struct GraphKey: Hashable {
+    struct GraphKey: Hashable {
         let store: ObjectIdentifier
         let registration: ObjectIdentifier
     }
@@ -93,6 +93,10 @@ final class ResolutionStack {
 
     /// What tracing keeps for this thread, made when a store with observers first resolves on it.
     var trace: ThreadTrace?
+
+    /// The completion steps queued on this thread (see `Decoration/Completion.swift`), made when
+    /// one is first queued.
+    var completion: CompletionQueue?
 
     /// Where `Escape.leave()` jumps back to on this thread, `nil` outside `Escape.run`: memory of
     /// its own, whose address C code keeps.
@@ -118,12 +122,15 @@ final class ResolutionStack {
         let assemblies: Int
         let sharedGraphs: Int
         let nestedTimes: Int
+        let completionDepth: Int
+        let pendingCompletions: Int
     }
 
     func mark() -> Mark {
         Mark(
             frames: frameCount, decorators: decorators.count, assemblies: assemblies.count,
-            sharedGraphs: sharedGraphs, nestedTimes: trace?.nestedNanoseconds.count ?? 0)
+            sharedGraphs: sharedGraphs, nestedTimes: trace?.nestedNanoseconds.count ?? 0,
+            completionDepth: completion?.depth ?? 0, pendingCompletions: completion?.pending.count ?? 0)
     }
 
     func restore(_ mark: Mark) {
@@ -132,6 +139,15 @@ final class ResolutionStack {
         assemblies.removeSubrange(mark.assemblies...)
         sharedGraphs = mark.sharedGraphs
         if let trace { trace.nestedNanoseconds.removeSubrange(mark.nestedTimes...) }
+        if let completion {
+            completion.depth = mark.completionDepth
+            completion.pending.removeSubrange(min(mark.pendingCompletions, completion.pending.count)...)
+            if mark.completionDepth == 0, completion.isRunning {
+                completion.isRunning = false
+                completion.running = nil
+                completion.completing.removeAll()
+            }
+        }
         if !isResolving { graph.removeAll() }
     }
 

@@ -25,15 +25,22 @@ protocol ResolveStage {
     /// What the factory built, as the resolve hands it out: decoration runs the decorators here,
     /// while the frame is still on the chain.
     static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T
+
+    /// Whether `finish` may queue completion steps (`complete`), which then run when the outermost
+    /// build of such a stage ends (see `Decoration/Completion.swift`).
+    static var completes: Bool { get }
 }
 
 extension ResolveStage {
+    /// By default: for a stage that completes, the instance being completed, when a completion
+    /// step resolves it (see `Decoration/Completion.swift`).
     @inline(__always)
     static func willResolve<T>(
         _ registration: AnyRegistration, as type: T.Type, arguments: GivenArguments, in store: DependencyStore,
         requester: Requester
     ) throws(ResolutionError) -> T? {
-        nil
+        guard completes, let stack = ResolutionStack.currentIfCreated else { return nil }
+        return try stack.instanceBeingCompleted(registration, as: type, in: store, requester: requester)
     }
 
     /// Pushes a frame (store, registration) on the chain, so that a resolve of the same
@@ -44,6 +51,14 @@ extension ResolveStage {
         _ registration: Registration<T>, in store: DependencyStore, arguments: GivenArguments,
         on stack: ResolutionStack
     ) -> T {
+        if completes {
+            return stack.completingBuilds(of: registration, in: store) { () -> T in
+                stack.push(ResolutionStack.Frame(store: store, registration: registration))
+                let value = finish(registration.build(store, arguments), of: registration, in: store)
+                stack.pop()
+                return value
+            }
+        }
         stack.push(ResolutionStack.Frame(store: store, registration: registration))
         // No `defer`: neither a factory nor a decorator throws, and one that traps or escapes
         // (`Escape`) never comes back here. A `defer` in a generic function is a call of its own.
@@ -56,6 +71,9 @@ extension ResolveStage {
     static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T {
         value
     }
+
+    @inline(__always)
+    static var completes: Bool { false }
 }
 
 /// The stage every app runs: the factory, and nothing else.

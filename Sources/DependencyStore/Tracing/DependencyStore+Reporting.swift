@@ -39,7 +39,8 @@ extension DependencyStore {
         let buildAsync = registration.buildAsync!
         guard timed else {
             let value = try await AsyncResolution.$current.withValue(chain) {
-                decoratedIfAny(try await buildAsync(self, requester), of: registration)
+                decoratedIfAny(
+                    try await buildAsync(self, requester), of: registration, deferringCompletions: false)
             }
             return (value, nil)
         }
@@ -50,7 +51,8 @@ extension DependencyStore {
         do {
             let value = try await NestedTime.$current.withValue(nested) {
                 try await AsyncResolution.$current.withValue(chain) {
-                    decoratedIfAny(try await buildAsync(self, requester), of: registration)
+                    decoratedIfAny(
+                        try await buildAsync(self, requester), of: registration, deferringCompletions: false)
                 }
             }
             let nanoseconds = Tracing.elapsed(from: start, to: clock.now())
@@ -118,9 +120,12 @@ enum TimedBuild: ResolveStage {
         let trace = stack.tracing
         trace.nestedNanoseconds.append(0)
         let start = clock.now()
-        stack.push(ResolutionStack.Frame(store: store, registration: registration))
-        let value = finish(registration.build(store, arguments), of: registration, in: store)
-        stack.pop()
+        let value = stack.completingBuilds(of: registration, in: store) { () -> T in
+            stack.push(ResolutionStack.Frame(store: store, registration: registration))
+            let value = finish(registration.build(store, arguments), of: registration, in: store)
+            stack.pop()
+            return value
+        }
         let nanoseconds = Tracing.elapsed(from: start, to: clock.now())
         let nested = trace.nestedNanoseconds.removeLast()
         if let outer = trace.nestedNanoseconds.indices.last {
@@ -136,4 +141,6 @@ enum TimedBuild: ResolveStage {
     static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T {
         store.decoratedIfAny(value, of: registration)
     }
+
+    static var completes: Bool { true }
 }

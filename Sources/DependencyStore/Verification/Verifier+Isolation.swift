@@ -160,6 +160,11 @@ enum VerifiedBuild: ResolveStage {
     ) throws(ResolutionError) -> T? {
         let verifier = store.verifier!
         verifier.willResolve(registration)
+        if let stack = ResolutionStack.currentIfCreated,
+            let value = try stack.instanceBeingCompleted(registration, as: type, in: store, requester: requester)
+        {
+            return value
+        }
         guard registration.isolation == .mainActor, verifier.runsIsolatedFactories, registration.accepts(arguments),
             !isOnMainActor()
         else { return nil }
@@ -169,4 +174,6 @@ enum VerifiedBuild: ResolveStage {
     static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T {
         store.decoratedIfAny(value, of: registration)
     }
+
+    static var completes: Bool { true }
 }

@@ -1,0 +1,153 @@
+// Completion steps (`complete`): what closes a back-reference after the resolve that built both
+// ends. A step is a decorator that returns what it was given and runs later: its instance is
+// queued on the thread's chain, and the queue runs when the outermost build of the resolve ends,
+// once every instance of that resolve is built, still inside that build (before a singleton is
+// kept, so other threads never see its dependents incomplete). A resolve made by a step gets the
+// instance being completed for a registration that keeps it (`.graph`, `.singleton`, custom,
+// `.weak`), and a cycle for a `.unique` one.
+
+extension DependencyStore {
+    /// Adds a completion step for the instances of `type` (registered under `name`) that this
+    /// store, or a store layered over it, builds: it runs once the whole resolve that built the
+    /// instance has built everything, so it can close a back-reference that would otherwise be a
+    /// cycle, as Swinject's `initCompleted` does.
+    ///
+    /// ```swift
+    /// store.register(Parent.self, scope: .graph) { store in Parent(child: store.resolve()) }
+    /// store.register(Child.self, scope: .graph) { _ in Child() }
+    /// store.complete(Child.self) { store, child in
+    ///     child.parent = store.resolve(Parent.self)   // the Parent being built, not a cycle
+    /// }
+    /// ```
+    ///
+    /// The step runs on the resolving thread, after the outermost factory of the resolve returned
+    /// and before that resolve returns, in the order the instances were built (so a child's step
+    /// before its parent's). A resolve it makes of an instance of the same resolve gets that
+    /// instance when its scope keeps it (`.graph`, `.singleton`, a custom scope, `.weak`); for a
+    /// `.unique` registration it would build a new one, whose dependents would need completing
+    /// again, so it traps as a cycle, with the chain. A step cannot replace the instance: use
+    /// ``decorate(_:name:fileID:line:_:)`` for that. An `async` factory's instance is completed
+    /// as soon as it is built.
+    ///
+    /// - Parameters:
+    ///   - type: The type whose instances to complete.
+    ///   - name: The name of the registration whose instances to complete; `nil` for the unnamed.
+    ///   - fileID: Where the step is added, for diagnostics. Leave the default.
+    ///   - line: The line where it is added. Leave the default.
+    ///   - step: Receives the store that built the instance, and the instance.
+    public func complete<T>(
+        _ type: T.Type,
+        name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ step: @escaping (DependencyStore, T) -> Void
+    ) {
+        add(
+            { store, value in
+                step(store, value)
+                return value
+            }, of: type, target: .registration(name: name), at: SourceLocation(fileID: fileID, line: line),
+            completes: true)
+    }
+}
+
+/// The instances built on one thread whose completion steps have not run yet.
+final class CompletionQueue {
+    struct Pending {
+        let store: DependencyStore
+        let registration: AnyRegistration
+        let instance: Any
+        let steps: [Decorator]
+        /// What was being built when the instance was, outermost first, itself last.
+        let chain: [AnyRegistration]
+    }
+
+    /// Builds of a completing stage running on this thread.
+    var depth = 0
+    var pending: [Pending] = []
+    /// While the queue runs: every instance of the resolve, by store and registration.
+    var completing: [ResolutionStack.GraphKey: Any] = [:]
+    /// The entry whose steps are running.
+    var running: Pending?
+    var isRunning = false
+}
+
+extension ResolutionStack {
+    func queueCompletion(
+        of instance: Any, by registration: AnyRegistration, in store: DependencyStore, steps: [Decorator]
+    ) {
+        let queue = completionQueue
+        queue.pending.append(
+            CompletionQueue.Pending(
+                store: store, registration: registration, instance: instance, steps: steps, chain: registrations()))
+        if queue.isRunning { queue.completing[GraphKey(store, registration)] = instance }
+    }
+
+    private var completionQueue: CompletionQueue {
+        if let completion { return completion }
+        let queue = CompletionQueue()
+        completion = queue
+        return queue
+    }
+
+    /// Runs `build`, a build of `registration` by a stage that may queue completion steps; when
+    /// it is the outermost such build on this thread, runs the steps queued meanwhile, with the
+    /// resolve's `.graph` instances still shared.
+    func completingBuilds<T>(of registration: AnyRegistration, in store: DependencyStore, _ build: () -> T) -> T {
+        let queue = completionQueue
+        return sharingOneGraph { () -> T in
+            queue.depth += 1
+            let value = build()
+            queue.depth -= 1
+            if queue.depth == 0, !queue.isRunning, !queue.pending.isEmpty {
+                runCompletions(of: queue, finishing: value, of: registration, in: store)
+            }
+            return value
+        }
+    }
+
+    private func runCompletions(
+        of queue: CompletionQueue, finishing value: Any, of registration: AnyRegistration, in store: DependencyStore
+    ) {
+        queue.isRunning = true
+        queue.completing[GraphKey(store, registration)] = value
+        for entry in queue.pending {
+            queue.completing[GraphKey(entry.store, entry.registration)] = entry.instance
+        }
+        var index = 0
+        while index < queue.pending.count {
+            let entry = queue.pending[index]
+            index += 1
+            queue.running = entry
+            for step in entry.steps {
+                _ = step.apply(entry.store, entry.instance)
+            }
+        }
+        queue.pending.removeAll()
+        queue.completing.removeAll()
+        queue.running = nil
+        queue.isRunning = false
+    }
+
+    /// For a resolve made by a completion step: the instance of `registration` being completed,
+    /// if it is one; or the cycle a `.unique` one would close.
+    func instanceBeingCompleted<T>(
+        _ registration: AnyRegistration, as type: T.Type, in store: DependencyStore, requester: Requester
+    ) throws(ResolutionError) -> T? {
+        guard let queue = completion, queue.isRunning,
+            let instance = queue.completing[GraphKey(store, registration)]
+        else { return nil }
+        guard registration.lifetime != .unique else {
+            let running = queue.running!
+            throw store.completionCycle(
+                closedBy: registration, chain: running.chain, step: running.steps[0].location, requester: requester)
+        }
+        return (instance as! T)
+    }
+}
+
+extension ResolutionStack.GraphKey {
+    init(_ store: DependencyStore, _ registration: AnyRegistration) {
+        self.init(store: ObjectIdentifier(store.core), registration: ObjectIdentifier(registration))
+    }
+}
