@@ -26,7 +26,17 @@ func countAllocations(of kind: String, count: Int) -> Bool {
     floor.store(LiveService(), for: Service.self)
     floor.register(PlainShared.self) { _ in PlainShared.shared }
 
+    // The singleton row, in a store with an observer that reads nothing: what tracing adds to a
+    // resolve when nobody reads the event's text.
+    let observedStore = DependencyStore()
+    observedStore.register(LiveService(), for: Service.self, scope: .singleton)
+    _ = observedStore.resolve(Service.self)
+    let observation = observedStore.observeResolves { event in blackHole(event.build) }
+    defer { withExtendedLifetime(observation) {} }
+
     switch kind {
+    case "observed":
+        for _ in 0..<count { blackHole(observedStore.resolve(Service.self)) }
     case "singleton":
         for _ in 0..<count { blackHole(store.resolve(Service.self)) }
     case "graph":

@@ -131,9 +131,9 @@ extension ResolutionStack {
 
     /// For a resolve made by a completion step: the instance of `registration` being completed,
     /// if it is one; or the cycle a `.unique` one would close.
-    func instanceBeingCompleted<T>(
-        _ registration: AnyRegistration, as type: T.Type, in store: DependencyStore, requester: Requester
-    ) throws(ResolutionError) -> T? {
+    func instanceBeingCompleted(
+        _ registration: AnyRegistration, in store: DependencyStore, requester: Requester
+    ) throws(ResolutionError) -> Any? {
         guard let queue = completion, queue.isRunning,
             let instance = queue.completing[GraphKey(store, registration)]
         else { return nil }
@@ -142,7 +142,7 @@ extension ResolutionStack {
             throw store.completionCycle(
                 closedBy: registration, chain: running.chain, step: running.steps[0].location, requester: requester)
         }
-        return (instance as! T)
+        return instance
     }
 }
 

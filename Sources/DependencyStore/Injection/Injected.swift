@@ -43,8 +43,6 @@ public final class Injected<T> {
     private let name: String?
     /// Who resolves: this property on its first read, or the `Lazy` handle made of it.
     private let requester: Requester
-    /// What the first read resolves with: none, but for a `Lazy` handle resolved with arguments.
-    private let arguments: GivenArguments
     /// What the first read resolves from; read and cleared only inside `gate`.
     @exclusivity(unchecked)
     private var binding: InjectedBinding
@@ -74,10 +72,9 @@ public final class Injected<T> {
     }
 
     /// Binds to `store`, for `requester`: how `Lazy` handles resolve exactly as a property does.
-    init(boundTo store: DependencyStore, name: String?, arguments: GivenArguments = .none, requester: Requester) {
+    init(boundTo store: DependencyStore, name: String?, requester: Requester) {
         binding = InjectedBinding(store)
         self.name = name
-        self.arguments = arguments
         self.requester = requester
         if let verifier = store.verifier {
             verifier.declared(T.self, name: name, optional: false, in: store, at: requester.location)
@@ -117,6 +114,22 @@ public final class Injected<T> {
     @usableFromInline @inline(never)
     func resolveFirst() -> T {
         resolveOnce(cell: cell, type: T.self, name: name, requester: requester) {
+            let value = binding.store.resolve(T.self, name: name, arguments: .none, requester: requester)
+            binding = .resolved
+            return value
+        }
+    }
+}
+
+extension Injected {
+    /// The value, resolved on the first read with `arguments`: what a `Lazy` handle resolved with
+    /// arguments reads. Passed at the read rather than kept here, so that a property pays nothing
+    /// for what only a handle needs.
+    func value(resolvingWith arguments: GivenArguments) -> T {
+        if let published = cell.gate.published {
+            return published.assumingMemoryBound(to: T.self).pointee
+        }
+        return resolveOnce(cell: cell, type: T.self, name: name, requester: requester) {
             let value = binding.store.resolve(T.self, name: name, arguments: arguments, requester: requester)
             binding = .resolved
             return value

@@ -47,6 +47,8 @@
 /// ```
 public struct Lazy<Value> {
     private let property: Injected<Value>
+    /// What the handle was resolved with, for its one resolve.
+    private let arguments: GivenArguments
 
     /// Binds to the current ``DependencyStore/shared``, as an ``Injected`` property does: the
     /// form for a `let` in a `Sendable` class.
@@ -59,15 +61,17 @@ public struct Lazy<Value> {
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
         property = Injected(
             boundTo: .shared, name: name, requester: .lazyHandle(SourceLocation(fileID: fileID, line: line)))
+        arguments = .none
     }
 
-    private init(property: Injected<Value>) {
+    private init(property: Injected<Value>, arguments: GivenArguments) {
         self.property = property
+        self.arguments = arguments
     }
 
     /// The value: resolved on first use, the same afterwards.
     public var value: Value {
-        property.wrappedValue
+        property.value(resolvingWith: arguments)
     }
 }
 
@@ -78,8 +82,8 @@ extension Lazy: DependencyHandle {
         try prepare(Value.self, in: store, name: name, requester: requester)
         try check(arguments, for: Value.self, in: store, name: name, requester: requester)
         return Self(
-            property: Injected(
-                boundTo: store, name: name, arguments: arguments, requester: .lazyHandle(requester.location)))
+            property: Injected(boundTo: store, name: name, requester: .lazyHandle(requester.location)),
+            arguments: arguments)
     }
 
     static func isResolvable(in store: DependencyStore, name: String?) -> Bool {

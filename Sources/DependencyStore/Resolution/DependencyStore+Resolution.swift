@@ -400,7 +400,7 @@ extension DependencyStore {
         if let value = try Stage.willResolve(
             registration, as: type, arguments: arguments, in: self, requester: requester)
         {
-            return value
+            return value as! T
         }
         guard registration.accepts(arguments) else {
             throw wrongArguments(for: registration, given: arguments, requester: requester)

@@ -8,12 +8,13 @@
 /// `TimedBuild` in `Tracing/`, `VerifiedBuild` in `Verification/`.
 protocol ResolveStage {
     /// Runs first, before the arguments, the isolation or a kept instance are looked at; a value
-    /// it returns is what the resolve returns. Verification records the edge here, and builds a
+    /// it returns (a `T`, as `Any`: an optional of `T` would make a generic resolve look up its
+    /// metadata, about 300 instructions) is what the resolve returns. Verification records the edge here, and builds a
     /// main-actor factory on the main actor.
     static func willResolve<T>(
         _ registration: AnyRegistration, as type: T.Type, arguments: GivenArguments, in store: DependencyStore,
         requester: Requester
-    ) throws(ResolutionError) -> T?
+    ) throws(ResolutionError) -> Any?
 
     /// Runs the factory with this resolve's frame on the chain; by default `PlainBuild`'s body,
     /// with `finish` applied to what the factory built. Tracing times it.
@@ -38,9 +39,9 @@ extension ResolveStage {
     static func willResolve<T>(
         _ registration: AnyRegistration, as type: T.Type, arguments: GivenArguments, in store: DependencyStore,
         requester: Requester
-    ) throws(ResolutionError) -> T? {
+    ) throws(ResolutionError) -> Any? {
         guard completes, let stack = ResolutionStack.currentIfCreated else { return nil }
-        return try stack.instanceBeingCompleted(registration, as: type, in: store, requester: requester)
+        return try stack.instanceBeingCompleted(registration, in: store, requester: requester)
     }
 
     /// Pushes a frame (store, registration) on the chain, so that a resolve of the same

@@ -66,20 +66,36 @@ extension DependencyStore {
         }
     }
 
-    /// What is being built in the `async` chain `resolution` and on this thread, outermost first.
-    func chain(in resolution: AsyncResolution = .current, on stack: ResolutionStack?) -> [String] {
-        let inTasks = resolution.chain.map { Tracing.label(of: $0.registration.type, name: $0.registration.name) }
-        let onThread = stack?.registrations().map { Tracing.label(of: $0.type, name: $0.name) } ?? []
-        return inTasks + onThread
+    /// What is being built in the `async` chain `resolution` and on this thread, outermost first:
+    /// types and names, which the event words only if an observer reads its `chain`.
+    func chain(in resolution: AsyncResolution? = nil, on stack: ResolutionStack?) -> [ResolveEvent.Link] {
+        // Outside any task there is no chain of tasks, and the task-local is not read.
+        let inTasks = resolution?.chain ?? (Self.isInTask ? AsyncResolution.current.chain : [])
+        var links: [ResolveEvent.Link] = []
+        for link in inTasks {
+            links.append(ResolveEvent.Link(type: link.registration.type, name: link.registration.name))
+        }
+        if let stack, !stack.frames.isEmpty {
+            for registration in stack.registrations() {
+                links.append(ResolveEvent.Link(type: registration.type, name: registration.name))
+            }
+        }
+        return links
+    }
+
+    /// Whether this code runs in a task: a few instructions, where reading a task-local is a
+    /// hundred and more.
+    private static var isInTask: Bool {
+        withUnsafeCurrentTask { $0 != nil }
     }
 
     /// Calls this store's observers with the event, on this thread, with no lock held; the resolves
     /// they make are not reported.
-    func report(_ registration: AnyRegistration, build: ResolveEvent.Build?, chain: [String]) {
+    func report(_ registration: AnyRegistration, build: ResolveEvent.Build?, chain: [ResolveEvent.Link]) {
         guard let observers = registry.withLock({ registry in registry.observers }) else { return }
         let event = ResolveEvent(
-            type: registration.type, name: registration.name, scope: registration.scope, store: description,
-            build: build, chain: chain)
+            type: registration.type, name: registration.name, scope: registration.scope, store: observers.store,
+            build: build, links: chain)
         let trace = ResolutionStack.current.tracing
         let wasNotifying = trace.isNotifying
         trace.isNotifying = true

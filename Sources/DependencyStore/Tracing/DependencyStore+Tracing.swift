@@ -39,8 +39,10 @@ extension DependencyStore {
     @discardableResult
     public func observeResolves(_ observer: @escaping @Sendable (ResolveEvent) -> Void) -> ResolveObservation {
         let observation = ResolveObservation(core: core)
+        // Described outside the lock: the description reads the parent's.
+        let store = description
         registry.withLock { registry in
-            registry.observers = ResolveObservers.adding(observer, for: observation, to: registry.observers)
+            registry.observers = ResolveObservers.adding(observer, for: observation, to: registry.observers, of: store)
         }
         return observation
     }

@@ -30,8 +30,20 @@ public struct ResolveEvent {
     public let build: Build?
     /// What was being built on this thread (or, for an `async` factory, in this chain of tasks)
     /// when this was resolved, outermost first, labelled as ``label`` is; empty for a resolve
-    /// made outside any factory. Builds of other stores are included.
-    public let chain: [String]
+    /// made outside any factory. Builds of other stores are included. Worded when read, so an
+    /// observer that does not read it does not pay for the text.
+    public var chain: [String] {
+        links.map { Tracing.label(of: $0.type, name: $0.name) }
+    }
+
+    /// The chain's types and names: no registration is held, so an event an observer keeps keeps
+    /// nothing of the store alive.
+    struct Link {
+        let type: Any.Type
+        let name: String?
+    }
+
+    let links: [Link]
 
     /// A factory run: how long it took.
     public struct Build: Hashable, Sendable {
@@ -42,13 +54,13 @@ public struct ResolveEvent {
         public let ownNanoseconds: UInt64
     }
 
-    init(type: Any.Type, name: String?, scope: Scope, store: String, build: Build?, chain: [String]) {
+    init(type: Any.Type, name: String?, scope: Scope, store: String, build: Build?, links: [Link]) {
         self.type = type
         self.name = name
         self.scope = scope
         self.store = store
         self.build = build
-        self.chain = chain
+        self.links = links
     }
 
     /// The registration as listings name it: `Greeting`, or `Greeting (named "formal")`.

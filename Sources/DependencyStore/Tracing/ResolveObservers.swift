@@ -4,6 +4,9 @@
 /// resolve takes the list out of the lock as it is and calls it with no lock held.
 final class ResolveObservers {
     let entries: [Entry]
+    /// The observed store's description, made once when the first observer is installed (it never
+    /// changes), so that an event costs no text.
+    let store: String
 
     struct Entry {
         /// The observation that installed it, which removes it by identity.
@@ -11,23 +14,29 @@ final class ResolveObservers {
         let observer: @Sendable (ResolveEvent) -> Void
     }
 
-    private init(entries: [Entry]) {
+    private init(entries: [Entry], store: String) {
         self.entries = entries
+        self.store = store
     }
 
-    /// `observers` with one more.
+    /// `observers` with one more, for the store `description` describes (made only for the
+    /// first observer).
     static func adding(
         _ observer: @escaping @Sendable (ResolveEvent) -> Void,
         for observation: ResolveObservation,
-        to observers: ResolveObservers?
+        to observers: ResolveObservers?,
+        of description: @autoclosure () -> String
     ) -> ResolveObservers {
-        ResolveObservers(entries: (observers?.entries ?? []) + [Entry(observation: observation, observer: observer)])
+        ResolveObservers(
+            entries: (observers?.entries ?? []) + [Entry(observation: observation, observer: observer)],
+            store: observers?.store ?? description())
     }
 
     /// `observers` without the one `observation` installed; `nil` when none is left.
     static func removing(_ observation: ResolveObservation, from observers: ResolveObservers?) -> ResolveObservers? {
-        let rest = observers?.entries.filter { $0.observation !== observation } ?? []
-        return rest.isEmpty ? nil : ResolveObservers(entries: rest)
+        guard let observers else { return nil }
+        let rest = observers.entries.filter { $0.observation !== observation }
+        return rest.isEmpty ? nil : ResolveObservers(entries: rest, store: observers.store)
     }
 }
 

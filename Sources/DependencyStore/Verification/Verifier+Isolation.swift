@@ -157,11 +157,11 @@ enum VerifiedBuild: ResolveStage {
     static func willResolve<T>(
         _ registration: AnyRegistration, as type: T.Type, arguments: GivenArguments, in store: DependencyStore,
         requester: Requester
-    ) throws(ResolutionError) -> T? {
+    ) throws(ResolutionError) -> Any? {
         let verifier = store.verifier!
         verifier.willResolve(registration)
         if let stack = ResolutionStack.currentIfCreated,
-            let value = try stack.instanceBeingCompleted(registration, as: type, in: store, requester: requester)
+            let value = try stack.instanceBeingCompleted(registration, in: store, requester: requester)
         {
             return value
         }
