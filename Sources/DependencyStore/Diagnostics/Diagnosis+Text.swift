@@ -132,6 +132,24 @@ extension Diagnosis {
                         ? "  or resolve it (or read the @Injected property) on the main actor, in a @MainActor function or type."
                         : "  An @Injected property cannot await: resolve it in an async function and pass it in.",
                 ]
+        case .factoryThrew(let requested, let registeredAt, let error):
+            return [
+                "DependencyStore: the factory of '\(requested)' registered at \(registeredAt) threw \(error).",
+                "",
+                "  To fix: handle the error in the factory, or make it async ({ store async throws in ... }) and resolve it with try await resolveAsync.",
+            ]
+        case .resetKeepsNothing(let scope, let calledAt, let store):
+            return [
+                "DependencyStore: reset(\(scope)) has nothing to discard.",
+                "",
+                "  Called at: \(calledAt), on \(store)",
+                "  \(scope) instances are \(scope == .weak ? "released when their last holder lets go" : "never kept in a store"), so there is no instance for reset to discard.",
+                "",
+                "  To fix: reset .singleton or a custom scope (Scope(\"session\")); register what must be rebuilt on",
+                "  demand with one of those.",
+            ]
+        case .nonPositiveTimeout(let timeout):
+            return ["DependencyStore.verify(): the timeout must be positive, not \(timeout)"]
         }
     }
 

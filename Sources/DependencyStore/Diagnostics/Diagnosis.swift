@@ -36,6 +36,12 @@ enum Diagnosis: Sendable {
     /// A synchronous resolve of a registration whose factory cannot run here: a main-actor one off
     /// the main actor when `onMainActor`, otherwise an `async` one.
     case wrongIsolation(Request, onMainActor: Bool, registeredAt: SourceLocation)
+    /// The factory of the deprecated throwing `register` threw `error` (as it prints).
+    case factoryThrew(requested: String, registeredAt: SourceLocation, error: String)
+    /// `reset` of a scope that keeps no instance, called at `calledAt` on `store` (its name).
+    case resetKeepsNothing(Scope, calledAt: SourceLocation, store: String)
+    /// `verify` with a timeout that is not positive.
+    case nonPositiveTimeout(Double)
 }
 
 extension Diagnosis {
@@ -125,5 +131,10 @@ extension Diagnosis {
             case .instance(let label, _), .firstValue(let label, _): label
             }
         }
+    }
+
+    /// Traps with the text, naming `file` and `line`: for failures that no caller can handle.
+    func trap(file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError(text, file: file, line: line)
     }
 }

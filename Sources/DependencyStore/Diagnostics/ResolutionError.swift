@@ -87,6 +87,8 @@ public struct ResolutionError: Error, CustomStringConvertible {
             (kind, typeName, chain) = (.invalidScope, request.requested, [request.requested])
         case .wrongIsolation(let request, _, _):
             (kind, typeName, chain) = (.wrongIsolation, request.requested, request.chain)
+        case .factoryThrew, .resetKeepsNothing, .nonPositiveTimeout:
+            preconditionFailure("DependencyStore: not the failure of a resolve: \(diagnosis)")
         }
     }
 }
