@@ -42,6 +42,7 @@ extension DependencyStore {
         line: UInt = #line,
         _ step: @escaping (DependencyStore, T) -> Void
     ) {
+        CompletionQueue.noteStepAdded()
         add(
             { store, value in
                 step(store, value)
@@ -60,6 +61,17 @@ final class CompletionQueue {
         let steps: [Decorator]
         /// What was being built when the instance was, outermost first, itself last.
         let chain: [AnyRegistration]
+    }
+
+    /// Whether any completion step was ever added in this process: set once, never cleared.
+    private static let stepsAdded = Lock(false)
+
+    static var anyStepAdded: Bool {
+        stepsAdded.withLock { $0 }
+    }
+
+    static func noteStepAdded() {
+        stepsAdded.withLock { $0 = true }
     }
 
     /// Builds of a completing stage running on this thread.
@@ -94,16 +106,19 @@ extension ResolutionStack {
     /// it is the outermost such build on this thread, runs the steps queued meanwhile, with the
     /// resolve's `.graph` instances still shared.
     func completingBuilds<T>(of registration: AnyRegistration, in store: DependencyStore, _ build: () -> T) -> T {
+        // Until a program adds its first step, a build is only `build`: a deep chain's every level
+        // pays no frame for what it cannot use.
+        guard CompletionQueue.anyStepAdded else { return build() }
         let queue = completionQueue
-        return sharingOneGraph { () -> T in
-            queue.depth += 1
-            let value = build()
-            queue.depth -= 1
-            if queue.depth == 0, !queue.isRunning, !queue.pending.isEmpty {
-                runCompletions(of: queue, finishing: value, of: registration, in: store)
-            }
-            return value
+        enterSharedGraph()
+        queue.depth += 1
+        let value = build()
+        queue.depth -= 1
+        if queue.depth == 0, !queue.isRunning, !queue.pending.isEmpty {
+            runCompletions(of: queue, finishing: value, of: registration, in: store)
         }
+        leaveSharedGraph()
+        return value
     }
 
     private func runCompletions(
@@ -140,7 +155,7 @@ extension ResolutionStack {
         guard registration.lifetime != .unique else {
             let running = queue.running!
             throw store.completionCycle(
-                closedBy: registration, chain: running.chain, step: running.steps[0].location, requester: requester)
+                closedBy: registration, building: running.chain, step: running.steps[0].location, requester: requester)
         }
         return instance
     }

@@ -1,46 +1,34 @@
 // Which registered types a user may have meant instead of the one asked for: the fuzzy matching
-// behind the "Registered, and close to what was asked for" lines of a missing registration.
+// behind the "Registered, and close to what was asked for" lines of a missing registration, whose
+// words are in `Diagnosis+Text.swift`.
 
 extension Diagnostics {
-    /// Registered types that the user may have meant instead of `type`, one sentence each.
-    static func closeMatches(to type: Any.Type, among registered: [AnyRegistration]) -> [String] {
+    /// Registered types that the user may have meant instead of `type`.
+    static func closeMatches(to type: Any.Type, among registered: [AnyRegistration]) -> [Diagnosis.CloseMatch] {
         let requestedShort = shortName(of: type)
-        let requestedWrapped = (type as? any OptionalProtocol.Type)?.wrappedType
         let requestedStem = stem(of: requestedShort)
 
-        var matches: [String] = []
         // Registrations of the very type asked for (under other names) are listed separately.
         let others = registered.filter { $0.type != type }
-        for registration in others.sorted(by: { name(of: $0.type) < name(of: $1.type) }) {
+        return others.sorted(by: { name(of: $0.type) < name(of: $1.type) }).compactMap { registration in
             let candidate = registration.type
-            let candidateName = name(of: candidate)
             let candidateShort = shortName(of: candidate)
-            let at = "(registered at \(registration.location))"
-
-            if let wrapped = requestedWrapped, wrapped == candidate {
-                matches.append(
-                    "'\(candidateName)' \(at) is registered, but its Optional was asked for. "
-                        + "Ask for '\(candidateShort)', or register the optional type itself."
-                )
-            } else if let wrapped = (candidate as? any OptionalProtocol.Type)?.wrappedType, wrapped == type {
-                matches.append(
-                    "'\(candidateName)' \(at) is registered: an Optional is a different type from what it wraps. "
-                        + "Register for '\(requestedShort).self', or ask for the optional."
-                )
-            } else if candidateShort == requestedShort {
-                matches.append(
-                    "'\(candidateName)' \(at) has the same name but is a different type (another module or enclosing type). "
-                        + "Check which module's '\(requestedShort)' the registration and the request import."
-                )
-            } else if let stem = requestedStem, stem == self.stem(of: candidateShort) {
-                matches.append(
-                    "'\(candidateName)' \(at) has a similar name. A registration is found only by the exact type "
-                        + "it was registered for: if it conforms to '\(requestedShort)', register it with "
-                        + "'for: \(requestedShort).self'."
-                )
+            let kind: Diagnosis.CloseMatch.Kind? =
+                if let wrapped = (candidate as? any OptionalProtocol.Type)?.wrappedType, wrapped == type {
+                    .optionalRegistered
+                } else if candidateShort == requestedShort {
+                    .sameShortName
+                } else if let stem = requestedStem, stem == self.stem(of: candidateShort) {
+                    .similarName
+                } else {
+                    nil
+                }
+            return kind.map {
+                .init(
+                    kind: $0, candidate: name(of: candidate), candidateShortName: candidateShort,
+                    registeredAt: registration.location)
             }
         }
-        return matches
     }
 
     /// A type name reduced to what distinguishes it: `AccessTokenServiceType`, `AccessTokenService`

@@ -1,90 +1,32 @@
-import Foundation
-
-// The text of every failure a user can cause. Nothing here runs on a successful resolve.
+// The facts of every failure a user can cause, gathered where it happens: each function returns
+// the `ResolutionError` of a `Diagnosis`, whose text is written in `Diagnosis+Text.swift`. Nothing
+// here runs on a successful resolve.
 
 extension DependencyStore {
-    /// The diagnostic for a resolve of `type` (with `name`) that found no registration.
+    /// The diagnostic for a resolve of `type` (with `name`) that found no registration; `handle`:
+    /// the `Provider` or `Lazy` asked for, which needs a registration of `type`.
     func missingRegistration<T>(
         of type: T.Type,
         name: String?,
         requester: Requester,
-        stack: ResolutionStack?
+        stack: ResolutionStack?,
+        askedForAs handle: Any.Type? = nil
     ) -> ResolutionError {
-        let requested = Diagnostics.label(of: type, name: name)
-        let chain = (stack?.registrations().map(Diagnostics.label(of:)) ?? []) + [requested]
         let stores = Array(sequence(first: self, next: \.parent))
         let registeredPerStore = stores.map { $0.registry.withLock(\.all) }
         let registered = registeredPerStore.flatMap { $0 }
-
-        var lines = ["DependencyStore: no registration for '\(requested)'."]
-        lines.append("")
-        lines.append("  Requested by: \(Diagnostics.describe(requester))")
-        if chain.count > 1 {
-            lines.append("  While building: \(chain.joined(separator: " -> "))")
-        }
-        for (index, store) in stores.enumerated() {
-            let label = index == 0 ? "  Store: " : "  Searched next: "
-            lines.append(label + Diagnostics.describe(store, registrationCount: registeredPerStore[index].count))
-        }
-
-        let sameType = registered.filter { $0.type == type }
-        if !sameType.isEmpty {
-            let names = Set(sameType.map { $0.name.map { "\"\($0)\"" } ?? "no name" }).sorted()
-            lines.append("  '\(Diagnostics.shortName(of: type))' is registered under: \(names.joined(separator: ", "))")
-        }
-        lines += notes(onMissing: type, name: name, in: stores)
-        let closeMatches = Diagnostics.closeMatches(to: type, among: registered)
-        if !closeMatches.isEmpty {
-            lines.append("  Registered, and close to what was asked for:")
-            lines += closeMatches.map { "    - \($0)" }
-        }
-
-        lines.append("")
-        let shortName = Diagnostics.shortName(of: type)
-        let implementation = Diagnostics.implementationName(for: shortName)
-        let nameArgument = name.map { ", name: \"\($0)\"" } ?? ""
-        if name == nil, let collection = type as? any ContributedCollection.Type {
-            let element = Diagnostics.shortName(of: collection.elementType)
-            let named =
-                collection.holdsOnlyNamedElements
-                ? ", name: \"\(Diagnostics.implementationName(for: element).lowercased())\"" : ""
-            lines.append(
-                "  '\(shortName)' is the collection of '\(element)': \(collection.holdsOnlyNamedElements ? "no named element" : "nothing") is contributed to it."
-            )
-            lines.append("  To fix: contribute its elements, in this store or a parent:")
-            lines.append(
-                "      contribute(\(Diagnostics.implementationName(for: element))(), to: \(element).self\(named))")
-            lines.append("  Or call resolveAll(\(element).self), which returns [] when nothing is contributed.")
-        } else if !sameType.isEmpty {
-            lines.append("  To fix: ask for one of the names above, or register '\(shortName)' under this one:")
-            lines.append("      register(\(implementation)(), for: \(shortName).self\(nameArgument))")
-        } else if isRoot {
-            lines.append("  To fix: register '\(shortName)' before it is first resolved, for example in registerAll():")
-            lines.append("      register(Live\(implementation)(), for: \(shortName).self\(nameArgument))")
-            lines.append(
-                "  In a test, register a mock in your own store and run the code under test in store.execute { }.")
-        } else {
-            lines.append("  To fix: register '\(shortName)' in this store before the code under test resolves it:")
-            lines.append("      store.register(Mock\(implementation)(), for: \(shortName).self\(nameArgument))")
-            if parent == nil {
-                lines.append(
-                    "  A store made with DependencyStore() starts empty and does not fall back on the root store;")
-                lines.append("  make it with DependencyStore(parent: .shared) to keep the live registrations.")
-            }
-        }
-        if let wrapper = requester.propertyWrapper {
-            lines.append(
-                "  An \(wrapper) property resolves from the store that was current when the property was created.")
-        }
-        lines.append(
-            "  Use resolveIfRegistered(_:) or @OptionalInjected where the dependency may legitimately be absent.")
-
-        return ResolutionError(
-            kind: .notRegistered,
-            typeName: requested,
-            chain: chain,
-            description: lines.joined(separator: "\n")
-        )
+        let collection = name == nil ? type as? any ContributedCollection.Type : nil
+        let missing = Diagnosis.Missing(
+            searched: zip(stores, registeredPerStore).dropFirst().map { $0.facts(registrationCount: $1.count) },
+            registeredNames: Set(registered.filter { $0.type == type }.map(\.name)),
+            notes: notes(onMissing: type, name: name, in: stores),
+            closeMatches: Diagnostics.closeMatches(to: type, among: registered),
+            collection: collection.map { (Diagnostics.shortName(of: $0.elementType), $0.holdsOnlyNamedElements) },
+            askedForAs: handle.map(Diagnostics.shortName(of:)))
+        let request = request(
+            of: type, name: name, by: requester, building: stack?.registrations() ?? [],
+            registrationCount: registeredPerStore[0].count)
+        return ResolutionError(.missingRegistration(request, missing))
     }
 
     /// The diagnostic for a resolve of `registration` while it is already being built on this
@@ -95,38 +37,12 @@ extension DependencyStore {
         requester: Requester,
         stack: ResolutionStack
     ) -> ResolutionError {
-        let requested = Diagnostics.label(of: registration)
-        let chain = stack.registrations(from: start).map(Diagnostics.label(of:)) + [requested]
-
-        var lines = ["DependencyStore: dependency cycle: \(chain.joined(separator: " -> "))"]
-        lines.append("")
-        lines.append(
-            "  '\(requested)' was asked for while it was still being built, so its factory could never finish.")
-        lines.append("  Closed by: \(Diagnostics.describe(requester))")
-        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
-        let building = Set(stack.registrations(from: start).map(ObjectIdentifier.init))
-        let decorators = stack.decorators.filter { building.contains($0.registration) }
-        for decorator in decorators {
-            lines.append(
-                "  The chain runs through the decorator added at \(decorator.location), which runs while its instance is still being built."
-            )
-        }
-        lines.append("")
-        if !decorators.isEmpty {
-            lines.append(
-                "  To fix: let the decorator resolve only what does not need the instance it decorates; to connect two")
-            lines.append(
-                "  objects both ways, set the back-reference in the decorator of the one resolved first.")
-        } else {
-            lines += Diagnostics.cycleFix
-        }
-
+        let building = stack.registrations(from: start)
+        let ids = Set(building.map(ObjectIdentifier.init))
         return ResolutionError(
-            kind: .cycle,
-            typeName: requested,
-            chain: chain,
-            description: lines.joined(separator: "\n")
-        )
+            .cycle(
+                chain: (building + [registration]).map(Diagnostics.label(of:)), acrossTasks: false, closedBy: requester,
+                store: facts(), decorators: stack.decorators.filter { ids.contains($0.registration) }.map(\.location)))
     }
 
     /// The diagnostic for a thread that was about to wait for an instance (or an injected
@@ -134,39 +50,17 @@ extension DependencyStore {
     /// others, waits for this one: `waiters` starts with this thread, and each waits for what the
     /// next one builds, the last for what this one builds.
     static func crossThreadCycle(_ waiters: [WaitGraph.Waiter], requester: Requester) -> ResolutionError {
-        let awaited = waiters.map(\.subject.typeLabel)
-        // What this thread builds is what the last thread waits for.
-        let chain = [awaited.last!] + awaited
-        let count = waiters.count
-
-        var lines = ["DependencyStore: dependency cycle across threads: \(chain.joined(separator: " -> "))"]
-        lines.append("")
-        lines.append(
-            "  \(count) threads each wait for what the next one is building, so none of their factories could ever finish:"
-        )
-        for (index, waiter) in waiters.enumerated() {
-            let thread = index == 0 ? "Thread 1 (this one)" : "Thread \(index + 1)"
-            let building =
-                waiter.chain.isEmpty
-                ? "(no factory: it is reading an @Injected property)"
-                : waiter.chain.map(Diagnostics.label(of:)).joined(separator: " -> ")
-            lines.append("  \(thread) is building: \(building)")
-            lines.append(
-                "    and waits for \(waiter.subject.label), which thread \(index + 1 == count ? 1 : index + 2) is building."
-            )
+        let threads = waiters.map { waiter in
+            let awaited: Diagnosis.Awaited =
+                switch waiter.subject {
+                case .instance(let registration, let store):
+                    .instance(Diagnostics.label(of: registration), in: "\(store)")
+                case .property(let type, let name, let requester):
+                    .firstValue(Diagnostics.label(of: type, name: name), for: requester)
+                }
+            return Diagnosis.WaitingThread(building: waiter.chain.map(Diagnostics.label(of:)), awaited: awaited)
         }
-        lines.append("  Closed by: \(Diagnostics.describe(requester))")
-        lines.append(
-            "  On one thread this is the ordinary cycle trap; across threads it would hang both threads forever.")
-        lines.append("")
-        lines += Diagnostics.cycleFix
-
-        return ResolutionError(
-            kind: .cycle,
-            typeName: awaited[0],
-            chain: chain,
-            description: lines.joined(separator: "\n")
-        )
+        return ResolutionError(.crossThreadCycle(threads, closedBy: requester))
     }
 
     /// The diagnostic for a resolve whose arguments do not match the registration's factory.
@@ -175,49 +69,18 @@ extension DependencyStore {
         given: GivenArguments,
         requester: Requester
     ) -> ResolutionError {
-        let requested = Diagnostics.label(of: registration)
-        let chain = (ResolutionStack.currentIfCreated?.registrations().map(Diagnostics.label(of:)) ?? []) + [requested]
-        let expected = registration.argumentTypes.map(Diagnostics.argumentList) ?? "no arguments"
-        let passed =
-            switch given {
-            case .none: "no arguments"
-            case .some(let given): Diagnostics.argumentList(given.types, count: given.count)
-            }
-
-        var lines = ["DependencyStore: wrong arguments for '\(requested)': expected \(expected), given \(passed)."]
-        lines.append("")
-        lines.append("  Registered at: \(registration.location), with a factory that takes \(expected)")
-        lines.append("  Requested by: \(Diagnostics.describe(requester)), which passed \(passed)")
-        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
-        lines.append("")
-        let shortName = Diagnostics.shortName(of: registration.type)
-        let nameArgument = registration.name.map { ", name: \"\($0)\"" } ?? ""
-        if let types = registration.argumentTypes {
-            let placeholders = types.map { "<\(Diagnostics.shortName(of: $0))>" }
-            lines.append("  To fix: pass values of exactly those types, in that order:")
-            lines.append(
-                "      resolve(\(shortName).self\(nameArgument), arguments: \(placeholders.joined(separator: ", ")))")
-            lines.append(
-                "  An @Injected property cannot pass arguments: resolve such a registration with resolve(_:arguments:)."
-            )
-        } else {
-            lines.append("  To fix: resolve it without arguments, or register a factory that takes them:")
-            lines.append("      register(\(shortName).self\(nameArgument)) { store, argument in ... }")
-        }
-
+        let passed = Self.passed(given)
         return ResolutionError(
-            kind: .wrongArguments,
-            typeName: requested,
-            chain: chain,
-            description: lines.joined(separator: "\n")
-        )
+            .wrongArguments(
+                request(of: registration, by: requester), registeredAt: registration.location,
+                expected: registration.argumentTypes?.map(Diagnostics.name(of:)),
+                expectedShortNames: registration.argumentTypes?.map(Diagnostics.shortName(of:)) ?? [], given: passed))
     }
 
-    /// What the stores remember of a missing `type`: its removal, who requires it, and for a
-    /// collection type, how its elements are contributed.
-    private func notes(onMissing type: Any.Type, name: String?, in stores: [DependencyStore]) -> [String] {
+    /// What the stores remember of a missing `type`: its removal, and who requires it.
+    private func notes(onMissing type: Any.Type, name: String?, in stores: [DependencyStore]) -> [Diagnosis.Note] {
         let key = TypeAndName(type: ObjectIdentifier(type), name: name)
-        var lines: [String] = []
+        var notes: [Diagnosis.Note] = []
         for store in stores {
             let (removal, requirements) = store.registry.withLock { registry in
                 (
@@ -226,16 +89,14 @@ extension DependencyStore {
                 )
             }
             if let removal {
-                lines.append(
-                    "  It was registered at \(removal.registeredAt) and removed by \(removal.how) at \(removal.removedAt)"
-                        + (store === self ? "" : ", in \(store)")
-                        + ": what resolves it after that (a stray resolve after logout, say) finds nothing.")
+                notes.append(
+                    .removed(
+                        registeredAt: removal.registeredAt, removedAt: removal.removedAt, how: removal.how,
+                        inStore: store === self ? nil : "\(store)"))
             }
-            for requirement in requirements {
-                lines.append("  Required by: \(requirement.declarer), which expects the app to register it.")
-            }
+            notes += requirements.map { .requiredBy($0.declarer) }
         }
-        return lines
+        return notes
     }
 
     /// The diagnostic for a forward whose target built something that is not of the forwarded
@@ -248,24 +109,11 @@ extension DependencyStore {
         built value: Any,
         at location: SourceLocation
     ) -> ResolutionError {
-        let requested = Diagnostics.label(of: type, name: name)
-        let targetLabel = Diagnostics.label(of: target, name: targetName)
-        let built = Diagnostics.name(of: Swift.type(of: value))
-        let lines = [
-            "DependencyStore: the forward of '\(requested)' to '\(targetLabel)' got a '\(built)', which is not a '\(Diagnostics.shortName(of: type))'.",
-            "",
-            "  Forward made at: \(location)",
-            "  Store: \(Diagnostics.describe(self, registrationCount: nil))",
-            "",
-            "  To fix: forward to a registration whose instance conforms to '\(Diagnostics.shortName(of: type))', or make",
-            "  '\(built)' conform to it.",
-        ]
-        return ResolutionError(
-            kind: .wrongType,
-            typeName: requested,
-            chain: [requested, targetLabel],
-            description: lines.joined(separator: "\n")
-        )
+        ResolutionError(
+            .forwardMismatch(
+                request(of: type, name: name, by: .forward(location)),
+                target: Diagnostics.label(of: target, name: targetName),
+                built: Diagnostics.name(of: Swift.type(of: value))))
     }
 
     /// The diagnostic for a `.weak` registration whose factory built something that is not an
@@ -273,28 +121,10 @@ extension DependencyStore {
     func weakScopeNeedsAClass(_ registration: AnyRegistration, built value: Any, requester: Requester)
         -> ResolutionError
     {
-        let requested = Diagnostics.label(of: registration)
-        let built = Diagnostics.name(of: Swift.type(of: value))
-
-        var lines = [
-            "DependencyStore: '\(requested)' is registered with scope .weak, but its factory built '\(built)', which is not a class instance."
-        ]
-        lines.append("")
-        lines.append("  Registered at: \(registration.location)")
-        lines.append("  Requested by: \(Diagnostics.describe(requester))")
-        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
-        lines.append("")
-        lines.append(
-            "  A weak reference can only point at an object, so a struct or an enum would be rebuilt on every resolve.")
-        lines.append(
-            "  To fix: register it with scope .singleton (or a custom scope you reset), or make '\(built)' a class.")
-
-        return ResolutionError(
-            kind: .invalidScope,
-            typeName: requested,
-            chain: [requested],
-            description: lines.joined(separator: "\n")
-        )
+        ResolutionError(
+            .weakScopeNeedsAClass(
+                request(of: registration.type, name: registration.name, by: requester),
+                built: Diagnostics.name(of: Swift.type(of: value)), registeredAt: registration.location))
     }
 
     /// The diagnostic for a `@WeakInjected` property declared at `declaration` whose registration
@@ -303,113 +133,100 @@ extension DependencyStore {
     func weakInjectedNeedsAClass(_ type: Any.Type, name: String?, built value: Any, declaration: SourceLocation)
         -> ResolutionError
     {
-        let requested = Diagnostics.label(of: type, name: name)
-        let built = Diagnostics.name(of: Swift.type(of: value))
-        let builtShortName = Diagnostics.shortName(of: Swift.type(of: value))
         let registration = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: false)?.found?.registration
-
-        var lines = [
-            "DependencyStore: the @WeakInjected property declared at \(declaration) holds '\(requested)' weakly, but its registration built '\(built)', which is not a class instance."
-        ]
-        lines.append("")
-        lines.append("  Declared at: \(declaration)")
-        if let registration {
-            lines.append("  Registered at: \(registration.location), with scope \(registration.scope)")
-        }
-        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
-        lines.append("")
-        lines.append(
-            "  A weak reference can only point at an object; a struct or an enum is copied, so there is nothing to hold weakly."
-        )
-        lines.append(
-            "  To fix: make '\(builtShortName)' a class, or declare the property with @Injected (or @ReleasableInjected)"
-        )
-        lines.append("  to hold the value strongly.")
-
         return ResolutionError(
-            kind: .invalidScope,
-            typeName: requested,
-            chain: [requested],
-            description: lines.joined(separator: "\n")
-        )
+            .weakInjectedNeedsAClass(
+                request(of: type, name: name, by: .weakInjectedProperty(declaration)),
+                built: Diagnostics.name(of: Swift.type(of: value)),
+                builtShortName: Diagnostics.shortName(of: Swift.type(of: value)),
+                registration: registration.map { ($0.location, $0.scope) }))
     }
-}
 
-extension DependencyStore {
     /// The diagnostic for a cycle through async factories: `chain` starts and ends with the same
     /// registration; `acrossTasks` when the chain spans tasks that await one another's builds.
     func asyncCycle(_ chain: [String], acrossTasks: Bool, requester: Requester) -> ResolutionError {
-        var lines = [
-            "DependencyStore: dependency cycle\(acrossTasks ? " across tasks" : ""): \(chain.joined(separator: " -> "))"
-        ]
-        lines.append("")
-        lines.append(
-            acrossTasks
-                ? "  Each of these async builds awaits the next, and the last awaits the first, so none could ever finish."
-                : "  '\(chain.last!)' was asked for while it was still being built, so its factory could never finish."
-        )
-        lines.append("  Closed by: \(Diagnostics.describe(requester))")
-        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
-        lines.append("")
-        lines += Diagnostics.cycleFix
-
-        return ResolutionError(
-            kind: .cycle, typeName: chain.last!, chain: chain, description: lines.joined(separator: "\n"))
+        ResolutionError(
+            .cycle(chain: chain, acrossTasks: acrossTasks, closedBy: requester, store: facts(), decorators: []))
     }
 
     /// The diagnostic for a synchronous resolve of a registration whose factory cannot run here.
     func wrongIsolation(of registration: AnyRegistration, requester: Requester) -> ResolutionError {
-        let requested = Diagnostics.label(of: registration)
-        let shortName = Diagnostics.shortName(of: registration.type)
-        let isMainActor = registration.isolation == .mainActor
-        let chain = (ResolutionStack.currentIfCreated?.registrations().map(Diagnostics.label(of:)) ?? []) + [requested]
+        ResolutionError(
+            .wrongIsolation(
+                request(of: registration, by: requester), onMainActor: registration.isolation == .mainActor,
+                registeredAt: registration.location))
+    }
 
-        var lines = [
-            isMainActor
-                ? "DependencyStore: '\(requested)' is registered on the main actor, but it was resolved synchronously off the main actor."
-                : "DependencyStore: '\(requested)' is registered with an async factory, but it was resolved synchronously."
-        ]
-        lines.append("")
-        lines.append("  Requested by: \(Diagnostics.describe(requester))")
-        if chain.count > 1 {
-            lines.append("  While building: \(chain.joined(separator: " -> "))")
-        }
-        lines.append("  Registered at: \(registration.location)")
-        lines.append("  Store: \(Diagnostics.describe(self, registrationCount: nil))")
-        lines.append(
-            isMainActor
-                ? "  Its factory must run on the main actor, and a synchronous call cannot get there from this thread without blocking it."
-                : "  Its factory must be awaited, and a synchronous call cannot await."
-        )
-        lines.append("")
-        lines.append(
-            "  To fix: await it, which \(isMainActor ? "runs the factory on the main actor" : "runs the factory once for every task that asks"):"
-        )
-        lines.append("      let value = try await store.resolveAsync(\(shortName).self)")
-        if isMainActor {
-            lines.append(
-                "  or resolve it (or read the @Injected property) on the main actor, in a @MainActor function or type.")
-        } else {
-            lines.append("  An @Injected property cannot await: resolve it in an async function and pass it in.")
-        }
+    /// A collection resolved with arguments.
+    func collectionTakesNoArguments(
+        _ collection: any ContributedCollection.Type, given: GivenArguments, requester: Requester
+    ) -> ResolutionError {
+        ResolutionError(
+            .collectionTakesNoArguments(
+                request(
+                    of: collection, name: nil, by: requester,
+                    building: ResolutionStack.currentIfCreated?.registrations() ?? []),
+                element: Diagnostics.shortName(of: collection.elementType), given: Self.passed(given)!))
+    }
 
-        return ResolutionError(
-            kind: .wrongIsolation,
-            typeName: requested,
-            chain: chain,
-            description: lines.joined(separator: "\n")
-        )
+    /// A handle that carries arguments, called with arguments again.
+    func handleCalledWithArgumentsAgain(
+        _ handle: Any.Type, value: Any.Type, name: String?, carried: GivenArguments, given: GivenArguments,
+        requester: Requester
+    ) -> ResolutionError {
+        ResolutionError(
+            .handleCalledWithArgumentsAgain(
+                request(of: value, name: name, by: requester), handle: Diagnostics.shortName(of: handle),
+                carried: Self.passed(carried)!, given: Self.passed(given)))
+    }
+
+    /// A completion step that resolved a `.unique` registration its resolve built; `building`:
+    /// what was being built when the completed instance was, itself last.
+    func completionCycle(
+        closedBy registration: AnyRegistration, building: [AnyRegistration], step: SourceLocation,
+        requester: Requester
+    ) -> ResolutionError {
+        ResolutionError(
+            .completionCycle(
+                request(of: registration.type, name: registration.name, by: requester, building: building),
+                completed: building.last.map(Diagnostics.label(of:)) ?? Diagnostics.label(of: registration),
+                step: step))
+    }
+
+    /// What a resolve passed, as one type (a tuple for several) and how many; `nil` for none.
+    static func passed(_ given: GivenArguments) -> (type: String, count: Int)? {
+        switch given {
+        case .none: nil
+        case .some(let given): (Diagnostics.name(of: given.types), given.count)
+        }
+    }
+
+    /// The request for `registration`, made while this thread builds what it builds.
+    private func request(of registration: AnyRegistration, by requester: Requester) -> Diagnosis.Request {
+        request(
+            of: registration.type, name: registration.name, by: requester,
+            building: ResolutionStack.currentIfCreated?.registrations() ?? [])
+    }
+
+    /// The facts of a resolve of `type` (with `name`) from this store, asked for by `requester`
+    /// while `building` was being built.
+    private func request(
+        of type: Any.Type, name: String?, by requester: Requester, building: [AnyRegistration] = [],
+        registrationCount: Int? = nil
+    ) -> Diagnosis.Request {
+        let requested = Diagnostics.label(of: type, name: name)
+        return Diagnosis.Request(
+            requested: requested, shortName: Diagnostics.shortName(of: type), name: name,
+            chain: building.map(Diagnostics.label(of:)) + [requested], requester: requester,
+            store: facts(registrationCount: registrationCount))
+    }
+
+    private func facts(registrationCount: Int? = nil) -> Diagnosis.Store {
+        Diagnosis.Store(name: description, isRoot: isRoot, registrationCount: registrationCount)
     }
 }
 
 enum Diagnostics {
-    /// How to fix a cycle, on one thread or across threads.
-    static let cycleFix = [
-        "  To fix: break the cycle. Let one of these types take the other later instead of in its factory",
-        "  (an @Injected property is resolved on its first read, not when its owner is built), or move what",
-        "  they share into a third type that both depend on.",
-    ]
-
     /// The fully qualified name of a type (`MyApp.PriceFetching`, `Swift.Optional<MyApp.Token>`).
     static func name(of type: Any.Type) -> String {
         String(reflecting: type)
@@ -426,55 +243,8 @@ enum Diagnostics {
         return "\(self.name(of: type)) (named \"\(name)\")"
     }
 
-    /// `(Swift.Int, Foundation.Date)`.
-    static func argumentList(_ types: [Any.Type]) -> String {
-        "(" + types.map(name(of:)).joined(separator: ", ") + ")"
-    }
-
-    /// The same for the arguments a resolve passed, as one tuple type (or the single type).
-    static func argumentList(_ types: Any.Type, count: Int) -> String {
-        count == 1 ? "(\(name(of: types)))" : name(of: types)
-    }
-
     /// The name of a type as its user writes it in code (`PriceFetching`).
     static func shortName(of type: Any.Type) -> String {
         String(describing: type)
-    }
-
-    /// What an implementation of `shortName` might be called in the "To fix" example:
-    /// `AccessTokenServiceType` -> `AccessTokenService`.
-    static func implementationName(for shortName: String) -> String {
-        for suffix in ["Protocol", "Type"] where shortName.hasSuffix(suffix) && shortName.count > suffix.count {
-            return String(shortName.dropLast(suffix.count))
-        }
-        return shortName
-    }
-
-    static func describe(_ requester: Requester) -> String {
-        switch requester {
-        case .call(let location):
-            "resolve at \(location)"
-        case .injectedProperty(let location):
-            "the @Injected property declared at \(location), on its first read"
-        case .releasableInjectedProperty(let location):
-            "the @ReleasableInjected property declared at \(location), on its first read since it was created or released"
-        case .weakInjectedProperty(let location):
-            "the @WeakInjected property declared at \(location), on its first read since it was created or released"
-        case .lazyHandle(let location):
-            "the Lazy handle made at \(location), on its first use"
-        case .forward(let location):
-            "the forward made at \(location)"
-        }
-    }
-
-    static func describe(_ store: DependencyStore, registrationCount: Int?) -> String {
-        let count =
-            registrationCount.map { count in
-                count == 1 ? " (1 registration)" : " (\(count) registrations)"
-            } ?? ""
-        if store.isRoot {
-            return "\(store)\(count), the one DependencyStore.shared falls back to outside execute { }"
-        }
-        return "\(store)\(count)"
     }
 }

@@ -62,6 +62,39 @@ public struct ResolutionError: Error, CustomStringConvertible {
 
     /// The full diagnostic: what happened, where, and how to fix it.
     public let description: String
+
+    /// Why, as data: what the description is written from, and what a test can match on.
+    let diagnosis: Diagnosis
+
+    /// The error of a failed resolve, everything derived from `diagnosis`.
+    init(_ diagnosis: Diagnosis) {
+        self.diagnosis = diagnosis
+        description = diagnosis.text
+        switch diagnosis {
+        case .missingRegistration(let request, _):
+            (kind, typeName, chain) = (.notRegistered, request.requested, request.chain)
+        case .cycle(let chain, _, _, _, _):
+            (kind, typeName, self.chain) = (.cycle, chain.last!, chain)
+        case .crossThreadCycle(let threads, _):
+            // What this thread builds is what the last thread waits for.
+            let awaited = threads.map(\.awaited.label)
+            (kind, typeName, chain) = (.cycle, awaited[0], [awaited.last!] + awaited)
+        case .wrongArguments(let request, _, _, _, _):
+            (kind, typeName, chain) = (.wrongArguments, request.requested, request.chain)
+        case .forwardMismatch(let request, let target, _):
+            (kind, typeName, chain) = (.wrongType, request.requested, [request.requested, target])
+        case .weakScopeNeedsAClass(let request, _, _), .weakInjectedNeedsAClass(let request, _, _, _):
+            (kind, typeName, chain) = (.invalidScope, request.requested, [request.requested])
+        case .wrongIsolation(let request, _, _):
+            (kind, typeName, chain) = (.wrongIsolation, request.requested, request.chain)
+        case .collectionTakesNoArguments(let request, _, _), .handleCalledWithArgumentsAgain(let request, _, _, _):
+            (kind, typeName, chain) = (.wrongArguments, request.requested, request.chain)
+        case .completionCycle(let request, _, _):
+            (kind, typeName, chain) = (.cycle, request.requested, request.chain)
+        case .factoryThrew, .resetKeepsNothing, .nonPositiveTimeout:
+            preconditionFailure("DependencyStore: not the failure of a resolve: \(diagnosis)")
+        }
+    }
 }
 
 extension ResolutionError: Sendable {}

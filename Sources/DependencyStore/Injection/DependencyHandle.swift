@@ -26,17 +26,10 @@ extension DependencyHandle {
         requester: Requester
     ) throws(ResolutionError) {
         guard store.isRegistered(value, name: name) else {
-            let missing = store.missingRegistration(
-                of: value, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
             // Say what was asked for: the handle, which needs a registration of what it resolves.
-            let handle = Diagnostics.shortName(of: Self.self)
-            var lines = missing.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            lines.insert(
-                "  Asked for as: \(handle), which the store makes for any registered '\(Diagnostics.shortName(of: value))'",
-                at: 2)
-            throw ResolutionError(
-                kind: missing.kind, typeName: missing.typeName, chain: missing.chain,
-                description: lines.joined(separator: "\n"))
+            throw store.missingRegistration(
+                of: value, name: name, requester: requester, stack: ResolutionStack.currentIfCreated,
+                askedForAs: Self.self)
         }
         if let verifier = store.verifier {
             verifier.declared(value, name: name, optional: false, in: store, at: requester.location)

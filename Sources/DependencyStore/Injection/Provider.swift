@@ -67,9 +67,11 @@ public struct Provider<Value> {
 
     private func resolve(with given: GivenArguments) -> Value {
         if case .some(let carried) = arguments {
+            let store = binding.store
             DependencyStore.fail(
-                Diagnostics.handleCalledWithArgumentsAgain(
-                    Self.self, value: Value.self, name: name, carried: carried, given: given, requester: requester),
+                store.handleCalledWithArgumentsAgain(
+                    Self.self, value: Value.self, name: name, carried: .some(carried), given: given,
+                    requester: requester),
                 resolving: Value.self, name: name, at: requester)
         }
         return binding.store.resolve(Value.self, name: name, arguments: given, requester: requester)

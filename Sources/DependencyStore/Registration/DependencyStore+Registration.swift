@@ -109,12 +109,10 @@ extension DependencyStore {
             do {
                 return try factory(store)
             } catch {
-                fatalError(
-                    "DependencyStore: the factory of '\(Diagnostics.label(of: T.self, name: name))' registered at \(fileID):\(line) threw \(error).\n\n"
-                        + "  To fix: handle the error in the factory, or make it async ({ store async throws in ... }) and resolve it with try await resolveAsync.",
-                    file: fileID,
-                    line: line
-                )
+                Diagnosis.factoryThrew(
+                    requested: Diagnostics.label(of: T.self, name: name),
+                    registeredAt: SourceLocation(fileID: fileID, line: line), error: "\(error)"
+                ).trap(file: fileID, line: line)
             }
         }
     }

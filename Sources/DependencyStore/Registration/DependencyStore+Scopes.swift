@@ -35,20 +35,8 @@ extension DependencyStore {
         case .singleton, .custom:
             break
         case .unique, .graph, .weak:
-            fatalError(
-                """
-                DependencyStore: reset(\(scope)) has nothing to discard.
-
-                  Called at: \(fileID):\(line), on \(self)
-                  \(scope) instances are \(scope == .weak ? "released when their last holder lets go" : "never kept in a store"), \
-                so there is no instance for reset to discard.
-
-                  To fix: reset .singleton or a custom scope (Scope("session")); register what must be rebuilt on
-                  demand with one of those.
-                """,
-                file: fileID,
-                line: line
-            )
+            Diagnosis.resetKeepsNothing(scope, calledAt: SourceLocation(fileID: fileID, line: line), store: "\(self)")
+                .trap(file: fileID, line: line)
         }
         let (discarded, released): (Int, [AnyObject]) = registry.withLock { registry in
             var discarded = 0

@@ -137,16 +137,4 @@ enum WaitSubject {
         case .property(let type, let name, _): Diagnostics.label(of: type, name: name)
         }
     }
-
-    /// The same, with where it is being built.
-    var label: String {
-        switch self {
-        case .instance(let registration, let store):
-            "'\(Diagnostics.label(of: registration))' in \(store)"
-        case .property(let type, let name, .lazyHandle(let location)):
-            "the first use of the Lazy handle made at \(location) ('\(Diagnostics.label(of: type, name: name))')"
-        case .property(let type, let name, let requester):
-            "the first read of the \(requester.propertyWrapper ?? "@Injected") property declared at \(requester.location) ('\(Diagnostics.label(of: type, name: name))')"
-        }
-    }
 }

@@ -231,12 +231,20 @@ final class ResolutionStack {
     /// top-level resolution: their `.graph` dependencies are shared among them as among the
     /// dependencies of one instance.
     func sharingOneGraph<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        sharedGraphs += 1
-        defer {
-            sharedGraphs -= 1
-            if !graph.isEmpty, !isResolving { graph.removeAll(keepingCapacity: true) }
-        }
+        enterSharedGraph()
+        defer { leaveSharedGraph() }
         return try body()
+    }
+
+    /// `sharingOneGraph` in two calls, for a caller that must not add a closure's frame to each
+    /// level of a deep chain.
+    func enterSharedGraph() {
+        sharedGraphs += 1
+    }
+
+    func leaveSharedGraph() {
+        sharedGraphs -= 1
+        if !graph.isEmpty, !isResolving { graph.removeAll(keepingCapacity: true) }
     }
 
     /// The `.graph` instance of `registration` already built by this top-level resolution.

@@ -186,7 +186,7 @@ private struct VerificationPlan {
         of store: DependencyStore, sampleArguments: [SampleArguments], timeout: Double, captives: CaptiveRule,
         isolated: Bool
     ) {
-        precondition(timeout > 0, "DependencyStore.verify(): the timeout must be positive, not \(timeout)")
+        precondition(timeout > 0, Diagnosis.nonPositiveTimeout(timeout).text)
         verifier = Verifier(timeout: timeout, captiveRule: captives, runsIsolatedFactories: isolated)
         copy = DependencyStore(verificationCopyOf: store, verifier: verifier)
         // In a stable order: by the name a reader sees, then the full name and where registered;

@@ -264,14 +264,14 @@ final class Verifier {
                         $0.type == subject.type && $0.name == subject.name
                     } ?? 0
                 return .cycle(Array(nodes[start...]) + [nodes[start]])
-            case .wrongIsolation where runsIsolatedFactories && !error.description.contains("main actor"):
+            case .wrongIsolation where runsIsolatedFactories && !Self.isOnMainActor(error):
                 // A synchronous resolve of an async registration traps wherever it runs.
                 return .failed(withRegistrationOf(subject, appendedTo: nodes, in: &state), message: error.description)
             case .wrongIsolation:
                 // Not wrong: verify() builds on threads of its own, where a main-actor or async
                 // factory cannot run. The registration being verified is listed as skipped.
                 if let root = chain.first {
-                    let how = error.description.contains("main actor") ? "runs on the main actor" : "is async"
+                    let how = Self.isOnMainActor(error) ? "runs on the main actor" : "is async"
                     let reason = "it needs \(Diagnostics.shortName(of: subject.type)), whose factory \(how)"
                     state.skippedForIsolation.append((node(root, in: &state).key, reason))
                 }
@@ -282,6 +282,13 @@ final class Verifier {
                 return .failed(withRegistrationOf(subject, appendedTo: nodes, in: &state), message: error.description)
             }
         }
+    }
+
+    /// Whether `error` is a main-actor registration resolved off the main actor (rather than an
+    /// `async` one resolved synchronously): asked of its reason, not of its text.
+    private static func isOnMainActor(_ error: ResolutionError) -> Bool {
+        if case .wrongIsolation(_, let onMainActor, _) = error.diagnosis { return onMainActor }
+        return false
     }
 
     /// Records that this worker needs `subject`, which a stopped worker holds (or whose build was

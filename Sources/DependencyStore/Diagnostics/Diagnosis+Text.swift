@@ -1,0 +1,338 @@
+// The words of every failure a user can cause: what happened, where, and how to fix it. The one
+// place a message is written, from the facts of a `Diagnosis`. Nothing here runs on a successful
+// resolve.
+
+extension Diagnosis {
+    /// The message: its lines joined.
+    var text: String {
+        lines.joined(separator: "\n")
+    }
+
+    private var lines: [String] {
+        switch self {
+        case .missingRegistration(let request, let missing):
+            return Self.lines(request, missing)
+        case .cycle(let chain, let acrossTasks, let requester, let store, let decorators):
+            return [
+                "DependencyStore: dependency cycle\(acrossTasks ? " across tasks" : ""): \(chain.joined(separator: " -> "))",
+                "",
+                acrossTasks
+                    ? "  Each of these async builds awaits the next, and the last awaits the first, so none could ever finish."
+                    : "  '\(chain.last!)' was asked for while it was still being built, so its factory could never finish.",
+                "  Closed by: \(Self.describe(requester))",
+                "  Store: \(Self.describe(store))",
+            ]
+                + decorators.map {
+                    "  The chain runs through the decorator added at \($0), which runs while its instance is still being built."
+                } + [""]
+                + (decorators.isEmpty
+                    ? Self.cycleFix
+                    : [
+                        "  To fix: let the decorator resolve only what does not need the instance it decorates; to connect two",
+                        "  objects both ways, set the back-reference in the decorator of the one resolved first.",
+                    ])
+        case .crossThreadCycle(let threads, let requester):
+            let awaited = threads.map(\.awaited.label)
+            var lines = [
+                "DependencyStore: dependency cycle across threads: \(([awaited.last!] + awaited).joined(separator: " -> "))",
+                "",
+                "  \(threads.count) threads each wait for what the next one is building, so none of their factories could ever finish:",
+            ]
+            for (index, thread) in threads.enumerated() {
+                let building =
+                    thread.building.isEmpty
+                    ? "(no factory: it is reading an @Injected property)" : thread.building.joined(separator: " -> ")
+                lines += [
+                    "  \(index == 0 ? "Thread 1 (this one)" : "Thread \(index + 1)") is building: \(building)",
+                    "    and waits for \(Self.describe(thread.awaited)), which thread \(index + 1 == threads.count ? 1 : index + 2) is building.",
+                ]
+            }
+            return lines + [
+                "  Closed by: \(Self.describe(requester))",
+                "  On one thread this is the ordinary cycle trap; across threads it would hang both threads forever.",
+                "",
+            ] + Self.cycleFix
+        case .wrongArguments(let request, let registeredAt, let expected, let expectedShortNames, let given):
+            let takes = expected.map { "(" + $0.joined(separator: ", ") + ")" } ?? "no arguments"
+            let passed = given.map { $0.count == 1 ? "(\($0.type))" : $0.type } ?? "no arguments"
+            let nameArgument = request.name.map { ", name: \"\($0)\"" } ?? ""
+            let placeholders = expectedShortNames.map { "<\($0)>" }.joined(separator: ", ")
+            return [
+                "DependencyStore: wrong arguments for '\(request.requested)': expected \(takes), given \(passed).",
+                "",
+                "  Registered at: \(registeredAt), with a factory that takes \(takes)",
+                "  Requested by: \(Self.describe(request.requester)), which passed \(passed)",
+                "  Store: \(Self.describe(request.store))",
+                "",
+            ]
+                + (expected == nil
+                    ? [
+                        "  To fix: resolve it without arguments, or register a factory that takes them:",
+                        "      register(\(request.shortName).self\(nameArgument)) { store, argument in ... }",
+                    ]
+                    : [
+                        "  To fix: pass values of exactly those types, in that order:",
+                        "      resolve(\(request.shortName).self\(nameArgument), arguments: \(placeholders))",
+                        "  An @Injected property cannot pass arguments: resolve such a registration with resolve(_:arguments:).",
+                    ])
+        case .collectionTakesNoArguments(let request, let element, let given):
+            let passed = Self.argumentList(given)
+            return [
+                "DependencyStore: wrong arguments for '\(request.requested)': a collection takes no arguments, given \(passed).",
+                "",
+                "  Requested by: \(Self.describe(request.requester)), which passed \(passed)",
+                "  Store: \(Self.describe(request.store))",
+                "  The elements of '\(request.shortName)' are contributed, each built by its own factory, with no arguments.",
+                "",
+                "  To fix: resolve it without arguments:",
+                "      resolve([\(element)].self)",
+                "  To pass a value to the elements, register it for them to resolve, or contribute a factory that captures it.",
+            ]
+        case .handleCalledWithArgumentsAgain(let request, let handle, let carried, let given):
+            return [
+                "DependencyStore: wrong arguments for '\(request.requested)': the \(handle) carries \(Self.argumentList(carried)), and was called with \(given.map(Self.argumentList) ?? "no arguments").",
+                "",
+                "  The \(handle) was resolved with arguments at \(request.requester.location); each call passes those.",
+                "",
+                "  To fix: call it without arguments to use the ones it carries, or resolve the \(handle) without",
+                "  arguments and pass them at each call.",
+            ]
+        case .completionCycle(let request, let completed, let step):
+            return [
+                "DependencyStore: dependency cycle: \(request.chain.joined(separator: " -> "))",
+                "",
+                "  The completion step of '\(completed)' added at \(step) asked for '\(request.requested)', which the same resolve built.",
+                "  '\(request.requested)' is .unique: a resolve builds a new one, whose '\(completed)' would need completing again.",
+                "  Closed by: \(Self.describe(request.requester))",
+                "  Store: \(Self.describe(request.store))",
+                "",
+                "  To fix: give '\(request.shortName)' a scope that keeps its instance (.graph, .singleton), so the step gets",
+                "  the one being completed; or set the back-reference in a completion step of '\(request.shortName)' itself.",
+            ]
+        case .forwardMismatch(let request, let target, let built):
+            return [
+                "DependencyStore: the forward of '\(request.requested)' to '\(target)' got a '\(built)', which is not a '\(request.shortName)'.",
+                "",
+                "  Forward made at: \(request.requester.location)",
+                "  Store: \(Self.describe(request.store))",
+                "",
+                "  To fix: forward to a registration whose instance conforms to '\(request.shortName)', or make",
+                "  '\(built)' conform to it.",
+            ]
+        case .weakScopeNeedsAClass(let request, let built, let registeredAt):
+            return [
+                "DependencyStore: '\(request.requested)' is registered with scope .weak, but its factory built '\(built)', which is not a class instance.",
+                "",
+                "  Registered at: \(registeredAt)",
+                "  Requested by: \(Self.describe(request.requester))",
+                "  Store: \(Self.describe(request.store))",
+                "",
+                "  A weak reference can only point at an object, so a struct or an enum would be rebuilt on every resolve.",
+                "  To fix: register it with scope .singleton (or a custom scope you reset), or make '\(built)' a class.",
+            ]
+        case .weakInjectedNeedsAClass(let request, let built, let builtShortName, let registration):
+            return [
+                "DependencyStore: the @WeakInjected property declared at \(request.requester.location) holds '\(request.requested)' weakly, but its registration built '\(built)', which is not a class instance.",
+                "",
+                "  Declared at: \(request.requester.location)",
+            ]
+                + (registration.map { ["  Registered at: \($0.at), with scope \($0.scope)"] } ?? [])
+                + [
+                    "  Store: \(Self.describe(request.store))",
+                    "",
+                    "  A weak reference can only point at an object; a struct or an enum is copied, so there is nothing to hold weakly.",
+                    "  To fix: make '\(builtShortName)' a class, or declare the property with @Injected (or @ReleasableInjected)",
+                    "  to hold the value strongly.",
+                ]
+        case .wrongIsolation(let request, let onMainActor, let registeredAt):
+            return [
+                onMainActor
+                    ? "DependencyStore: '\(request.requested)' is registered on the main actor, but it was resolved synchronously off the main actor."
+                    : "DependencyStore: '\(request.requested)' is registered with an async factory, but it was resolved synchronously.",
+                "",
+                "  Requested by: \(Self.describe(request.requester))",
+            ]
+                + (request.chain.count > 1 ? ["  While building: \(request.chain.joined(separator: " -> "))"] : [])
+                + [
+                    "  Registered at: \(registeredAt)",
+                    "  Store: \(Self.describe(request.store))",
+                    onMainActor
+                        ? "  Its factory must run on the main actor, and a synchronous call cannot get there from this thread without blocking it."
+                        : "  Its factory must be awaited, and a synchronous call cannot await.",
+                    "",
+                    "  To fix: await it, which \(onMainActor ? "runs the factory on the main actor" : "runs the factory once for every task that asks"):",
+                    "      let value = try await store.resolveAsync(\(request.shortName).self)",
+                    onMainActor
+                        ? "  or resolve it (or read the @Injected property) on the main actor, in a @MainActor function or type."
+                        : "  An @Injected property cannot await: resolve it in an async function and pass it in.",
+                ]
+        case .factoryThrew(let requested, let registeredAt, let error):
+            return [
+                "DependencyStore: the factory of '\(requested)' registered at \(registeredAt) threw \(error).",
+                "",
+                "  To fix: handle the error in the factory, or make it async ({ store async throws in ... }) and resolve it with try await resolveAsync.",
+            ]
+        case .resetKeepsNothing(let scope, let calledAt, let store):
+            return [
+                "DependencyStore: reset(\(scope)) has nothing to discard.",
+                "",
+                "  Called at: \(calledAt), on \(store)",
+                "  \(scope) instances are \(scope == .weak ? "released when their last holder lets go" : "never kept in a store"), so there is no instance for reset to discard.",
+                "",
+                "  To fix: reset .singleton or a custom scope (Scope(\"session\")); register what must be rebuilt on",
+                "  demand with one of those.",
+            ]
+        case .nonPositiveTimeout(let timeout):
+            return ["DependencyStore.verify(): the timeout must be positive, not \(timeout)"]
+        }
+    }
+
+    private static func lines(_ request: Request, _ missing: Missing) -> [String] {
+        let shortName = request.shortName
+        var lines = ["DependencyStore: no registration for '\(request.requested)'.", ""]
+        if let handle = missing.askedForAs {
+            lines.append("  Asked for as: \(handle), which the store makes for any registered '\(shortName)'")
+        }
+        lines.append("  Requested by: \(describe(request.requester))")
+        if request.chain.count > 1 {
+            lines.append("  While building: \(request.chain.joined(separator: " -> "))")
+        }
+        lines.append("  Store: \(describe(request.store))")
+        lines += missing.searched.map { "  Searched next: \(describe($0))" }
+        if !missing.registeredNames.isEmpty {
+            let names = Set(missing.registeredNames.map { $0.map { "\"\($0)\"" } ?? "no name" }).sorted()
+            lines.append("  '\(shortName)' is registered under: \(names.joined(separator: ", "))")
+        }
+        for note in missing.notes {
+            switch note {
+            case .removed(let registeredAt, let removedAt, let how, let store):
+                lines.append(
+                    "  It was registered at \(registeredAt) and removed by \(how) at \(removedAt)"
+                        + (store.map { ", in \($0)" } ?? "")
+                        + ": what resolves it after that (a stray resolve after logout, say) finds nothing.")
+            case .requiredBy(let declarer):
+                lines.append("  Required by: \(declarer), which expects the app to register it.")
+            }
+        }
+        if !missing.closeMatches.isEmpty {
+            lines.append("  Registered, and close to what was asked for:")
+            lines += missing.closeMatches.map { "    - \(sentence($0, requested: shortName))" }
+        }
+        lines.append("")
+
+        let implementation = implementationName(for: shortName)
+        let nameArgument = request.name.map { ", name: \"\($0)\"" } ?? ""
+        if let collection = missing.collection {
+            let (element, onlyNamed) = collection
+            let named = onlyNamed ? ", name: \"\(implementationName(for: element).lowercased())\"" : ""
+            lines += [
+                "  '\(shortName)' is the collection of '\(element)': \(onlyNamed ? "no named element" : "nothing") is contributed to it.",
+                "  To fix: contribute its elements, in this store or a parent:",
+                "      contribute(\(implementationName(for: element))(), to: \(element).self\(named))",
+                "  Or call resolveAll(\(element).self), which returns [] when nothing is contributed.",
+            ]
+        } else if !missing.registeredNames.isEmpty {
+            lines += [
+                "  To fix: ask for one of the names above, or register '\(shortName)' under this one:",
+                "      register(\(implementation)(), for: \(shortName).self\(nameArgument))",
+            ]
+        } else if request.store.isRoot {
+            lines += [
+                "  To fix: register '\(shortName)' before it is first resolved, for example in registerAll():",
+                "      register(Live\(implementation)(), for: \(shortName).self\(nameArgument))",
+                "  In a test, register a mock in your own store and run the code under test in store.execute { }.",
+            ]
+        } else {
+            lines += [
+                "  To fix: register '\(shortName)' in this store before the code under test resolves it:",
+                "      store.register(Mock\(implementation)(), for: \(shortName).self\(nameArgument))",
+            ]
+            if missing.searched.isEmpty {
+                lines += [
+                    "  A store made with DependencyStore() starts empty and does not fall back on the root store;",
+                    "  make it with DependencyStore(parent: .shared) to keep the live registrations.",
+                ]
+            }
+        }
+        if let wrapper = request.requester.propertyWrapper {
+            lines.append(
+                "  An \(wrapper) property resolves from the store that was current when the property was created.")
+        }
+        lines.append(
+            "  Use resolveIfRegistered(_:) or @OptionalInjected where the dependency may legitimately be absent.")
+        return lines
+    }
+
+    /// One "close to what was asked for" line: the candidate, and what to do about it.
+    private static func sentence(_ match: CloseMatch, requested: String) -> String {
+        let candidate = "'\(match.candidate)' (registered at \(match.registeredAt))"
+        return switch match.kind {
+        case .optionalRegistered:
+            "\(candidate) is registered: an Optional is a different type from what it wraps. "
+                + "Register for '\(requested).self', or ask for the optional."
+        case .sameShortName:
+            "\(candidate) has the same name but is a different type (another module or enclosing type). "
+                + "Check which module's '\(requested)' the registration and the request import."
+        case .similarName:
+            "\(candidate) has a similar name. A registration is found only by the exact type "
+                + "it was registered for: if it conforms to '\(requested)', register it with "
+                + "'for: \(requested).self'."
+        }
+    }
+
+    /// How to fix a cycle, on one thread, across threads or across tasks.
+    private static let cycleFix = [
+        "  To fix: break the cycle. Let one of these types take the other later instead of in its factory",
+        "  (an @Injected property is resolved on its first read, not when its owner is built), or move what",
+        "  they share into a third type that both depend on.",
+    ]
+
+    /// What an implementation of `shortName` might be called in the "To fix" example:
+    /// `AccessTokenServiceType` -> `AccessTokenService`.
+    private static func implementationName(for shortName: String) -> String {
+        for suffix in ["Protocol", "Type"] where shortName.hasSuffix(suffix) && shortName.count > suffix.count {
+            return String(shortName.dropLast(suffix.count))
+        }
+        return shortName
+    }
+
+    private static func describe(_ requester: Requester) -> String {
+        switch requester {
+        case .call(let location):
+            "resolve at \(location)"
+        case .injectedProperty(let location):
+            "the @Injected property declared at \(location), on its first read"
+        case .releasableInjectedProperty(let location):
+            "the @ReleasableInjected property declared at \(location), on its first read since it was created or released"
+        case .weakInjectedProperty(let location):
+            "the @WeakInjected property declared at \(location), on its first read since it was created or released"
+        case .lazyHandle(let location):
+            "the Lazy handle made at \(location), on its first use"
+        case .forward(let location):
+            "the forward made at \(location)"
+        }
+    }
+
+    /// Arguments as a resolve passed them: `(Swift.String)`, or the tuple of several.
+    private static func argumentList(_ given: (type: String, count: Int)) -> String {
+        given.count == 1 ? "(\(given.type))" : given.type
+    }
+
+    private static func describe(_ store: Store) -> String {
+        let count = store.registrationCount.map { $0 == 1 ? " (1 registration)" : " (\($0) registrations)" } ?? ""
+        let root = store.isRoot ? ", the one DependencyStore.shared falls back to outside execute { }" : ""
+        return "\(store.name)\(count)\(root)"
+    }
+
+    /// What a thread of a cross-thread cycle waits for, with where it is being built.
+    private static func describe(_ awaited: Awaited) -> String {
+        switch awaited {
+        case .instance(let label, let store):
+            "'\(label)' in \(store)"
+        case .firstValue(let label, .lazyHandle(let location)):
+            "the first use of the Lazy handle made at \(location) ('\(label)')"
+        case .firstValue(let label, let requester):
+            "the first read of the \(requester.propertyWrapper ?? "@Injected") property declared at \(requester.location) ('\(label)')"
+        }
+    }
+}

@@ -1,0 +1,153 @@
+// Why a user's code failed, as data: one case per failure a user can cause, holding the facts
+// gathered where it happened. `Diagnosis+Text.swift` words them, in one place; a `ResolutionError`
+// carries the one it was made from, so tests can match on the reason rather than on the text.
+//
+// A label is a type as diagnostics name it, fully qualified, with its name if it has one:
+// `MyApp.Greeting (named "formal")`. A short name is the type as its user writes it: `Greeting`.
+
+/// Why something a user did cannot work, with the facts its message needs. `indirect`, so that a
+/// `ResolutionError` holding one stays a few words: every function on the resolve path throws it
+/// typed, and reserves room for it in its frame, so a large one would cost each level of a deep
+/// chain stack it cannot spare.
+indirect enum Diagnosis: Sendable {
+    /// A resolve found no registration, in its store or a parent.
+    case missingRegistration(Request, Missing)
+    /// A resolve asked for what is still being built: on its own chain (synchronous or `async`),
+    /// or, when `acrossTasks`, by tasks that await one another's builds. `chain` starts and ends
+    /// with the same registration; `decorators`: where the decorators on the chain were added,
+    /// which run while their instance is still being built.
+    case cycle(chain: [String], acrossTasks: Bool, closedBy: Requester, store: Store, decorators: [SourceLocation])
+    /// Threads, this one first, each about to wait for what the next one builds, the last for
+    /// what this one builds.
+    case crossThreadCycle([WaitingThread], closedBy: Requester)
+    /// A resolve whose arguments do not match the registration's factory. `expected`: the full
+    /// names of the types the factory takes (`nil`: it takes none), `expectedShortNames` their short
+    /// names; `given`: what the resolve passed, as one type (a tuple for several) and how many
+    /// (`nil`: no arguments).
+    case wrongArguments(
+        Request, registeredAt: SourceLocation, expected: [String]?, expectedShortNames: [String],
+        given: (type: String, count: Int)?)
+    /// A forward whose target (its label) built a `built` (a full type name), which is not of the
+    /// forwarded type. The request's requester is the forward.
+    case forwardMismatch(Request, target: String, built: String)
+    /// A `.weak` registration whose factory built a `built` (a full type name), not an object.
+    case weakScopeNeedsAClass(Request, built: String, registeredAt: SourceLocation)
+    /// A `@WeakInjected` property (the request's requester) whose registration, made where and with
+    /// the scope `registration` says, built a `built`, which is not an object.
+    case weakInjectedNeedsAClass(
+        Request, built: String, builtShortName: String, registration: (at: SourceLocation, scope: Scope)?)
+    /// A synchronous resolve of a registration whose factory cannot run here: a main-actor one off
+    /// the main actor when `onMainActor`, otherwise an `async` one.
+    case wrongIsolation(Request, onMainActor: Bool, registeredAt: SourceLocation)
+    /// A collection (`[T]`, `[String: T]`, the request's type) resolved with arguments (`given`:
+    /// as one type, a tuple for several, and how many); `element`: the short name of its element
+    /// type. Its elements are contributed, each built by its own factory, with none.
+    case collectionTakesNoArguments(Request, element: String, given: (type: String, count: Int))
+    /// A handle (`handle`: its short name) resolved with arguments (`carried`), then called with
+    /// arguments again (`given`); the request's requester is where the handle was resolved.
+    case handleCalledWithArgumentsAgain(
+        Request, handle: String, carried: (type: String, count: Int), given: (type: String, count: Int)?)
+    /// A completion step, added at `step`, of the instance labelled `completed`, resolved a
+    /// `.unique` registration (the request's) that the same resolve built: a new one would need
+    /// completing again. The request's chain runs from the outermost build to what it asked for.
+    case completionCycle(Request, completed: String, step: SourceLocation)
+    /// The factory of the deprecated throwing `register` threw `error` (as it prints).
+    case factoryThrew(requested: String, registeredAt: SourceLocation, error: String)
+    /// `reset` of a scope that keeps no instance, called at `calledAt` on `store` (its name).
+    case resetKeepsNothing(Scope, calledAt: SourceLocation, store: String)
+    /// `verify` with a timeout that is not positive.
+    case nonPositiveTimeout(Double)
+}
+
+extension Diagnosis {
+    /// The resolve that failed: what it asked for, from where, and which store.
+    struct Request: Sendable {
+        /// The label of what was asked for.
+        let requested: String
+        let shortName: String
+        let name: String?
+        /// What was being built on this thread, outermost first, ending with `requested`.
+        let chain: [String]
+        let requester: Requester
+        let store: Store
+    }
+
+    /// A store as a diagnostic names it.
+    struct Store: Sendable {
+        /// `the store created at App/Tests.swift:12 (over the root store)`, or `the root store`.
+        let name: String
+        /// The root store, which `DependencyStore.shared` falls back to.
+        let isRoot: Bool
+        /// How many registrations it holds, where the message counts them.
+        let registrationCount: Int?
+    }
+
+    /// What a missing registration's message adds to its request.
+    struct Missing: Sendable {
+        /// The parents searched after the request's store, nearest first.
+        let searched: [Store]
+        /// The names the requested type is registered under in those stores (`nil`: unnamed).
+        let registeredNames: Set<String?>
+        /// What the stores remember of it: its removal, who requires it.
+        let notes: [Note]
+        /// Registered types the user may have meant instead.
+        let closeMatches: [CloseMatch]
+        /// For a collection type (`[T]`, `[String: T]`) asked for without a name: the short name of
+        /// its element type, and whether only named elements make it up.
+        let collection: (element: String, onlyNamed: Bool)?
+        /// The short name of the `Provider` or `Lazy` asked for, which needs a registration of the
+        /// requested type; `nil` when the type itself was asked for.
+        let askedForAs: String?
+    }
+
+    enum Note: Sendable {
+        /// Removed by `how` (`unregister(_:)`, `unload(SessionAssembly.self)`); `inStore`: the name
+        /// of the store it was removed from, when not the one asked.
+        case removed(registeredAt: SourceLocation, removedAt: SourceLocation, how: String, inStore: String?)
+        /// Declared required by an assembly: `SessionAssembly (at App/Session.swift:12)`.
+        case requiredBy(String)
+    }
+
+    /// A registered type close to the one asked for: its full and short names, where it was
+    /// registered, and how it is close.
+    struct CloseMatch: Sendable {
+        enum Kind: Sendable {
+            /// The candidate is the optional of what was asked for.
+            case optionalRegistered
+            /// The same short name, another type (another module or enclosing type).
+            case sameShortName
+            /// A short name with the same stem (`PriceFetching`, `LivePriceFetcher`).
+            case similarName
+        }
+
+        let kind: Kind
+        let candidate: String
+        let candidateShortName: String
+        let registeredAt: SourceLocation
+    }
+
+    /// One thread of a cross-thread cycle: the labels of what it builds, outermost first (none when
+    /// it waits from an injected property's first read), and what it waits for.
+    struct WaitingThread: Sendable {
+        let building: [String]
+        let awaited: Awaited
+    }
+
+    enum Awaited: Sendable {
+        /// The instance of a cached-scope registration (its label), built in a store (its name).
+        case instance(String, in: String)
+        /// The first value of the type labelled, for an injected property or a `Lazy` handle.
+        case firstValue(String, for: Requester)
+
+        var label: String {
+            switch self {
+            case .instance(let label, _), .firstValue(let label, _): label
+            }
+        }
+    }
+
+    /// Traps with the text, naming `file` and `line`: for failures that no caller can handle.
+    func trap(file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError(text, file: file, line: line)
+    }
+}
