@@ -5,7 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
-import Darwin
+import Darwin  // the C library, as Glibc or Musl is on Linux
 #endif
 
 /// Standard output and standard error, written with `write(2)` so that every failure is seen:
@@ -48,6 +48,7 @@ enum Output {
         var bytes = Array(safe.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { buffer in
+                // The same write(2) on every platform, named by the module that declares it.
                 #if canImport(Darwin)
                 Darwin.write(descriptor, buffer.baseAddress, buffer.count)
                 #elseif canImport(Musl)

@@ -11,16 +11,17 @@ import Testing
 /// ```swift
 /// @Test(.dependencyStore { store in
 ///     store.register(MockNetworking(reply: .ok), for: Networking.self)
+///     store.register(CoinbaseSpotPriceDecoder(), for: SpotPriceDecoding.self)
 /// })
 /// func fetchesThePrice() async throws {
 ///     let fetcher = CoinbasePriceFetcher()            // binds to the test's store
-///     #expect(try await fetcher.price(in: "USD").amount == 15_840.01)
+///     #expect(try await fetcher.spotPrice(in: "USD").amount == 15_840.01)
 /// }
 ///
 /// @Suite(.dependencyStore(layeredOver: .shared) { store in   // live graph, one override
 ///     store.register(MockNetworking(reply: .ok), for: Networking.self)
 /// })
-/// struct PriceReportTests { ... }
+/// struct PriceReportTests { /* its tests */ }
 /// ```
 ///
 /// Inside the test, `DependencyStore.shared` is the test's store: register more there, or

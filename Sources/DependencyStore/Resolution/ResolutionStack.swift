@@ -1,7 +1,7 @@
 internal import DependencyStoreAtomics
 
 #if canImport(Darwin)
-import Darwin
+import Darwin  // the C library, as Glibc or Musl is on Linux
 #elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -313,7 +313,8 @@ extension ResolutionStack {
 
 // The thread-local is cleared first, as pthread clears the key's value before it calls this: a
 // resolve made while the stack is released (by a `deinit`) makes a new stack, which the next
-// round of key destructors releases.
+// round of key destructors releases. Darwin-only: the destructor takes a non-optional pointer
+// there; it mirrors the Linux one below, which unwraps the optional pointer Glibc and Musl pass.
 #if canImport(Darwin)
 private func releaseResolutionStack(_ pointer: UnsafeMutableRawPointer) {
     dependency_store_set_current_stack(nil)

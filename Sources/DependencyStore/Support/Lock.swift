@@ -1,3 +1,6 @@
+// Darwin-only code: the `canImport(os)` branches of this file (os_unfair_lock). Each mirrors the
+// pthread mutex code of its Linux branch beside it, call for call: lock, trylock, unlock; an
+// os_unfair_lock needs no init or destroy, which the `!canImport(os)` branches do for pthread.
 #if canImport(os)
 import os
 /// The platform mutex: `os_unfair_lock` on Apple platforms, a pthread mutex elsewhere.

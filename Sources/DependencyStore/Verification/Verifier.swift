@@ -1,7 +1,7 @@
 import Dispatch
 
 #if canImport(Darwin)
-import Darwin
+import Darwin  // the C library, as Glibc or Musl is on Linux
 #elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -390,6 +390,8 @@ final class Verifier {
 
     func startWorker(_ work: @escaping () -> Void) {
         let context = Unmanaged.passRetained(WorkerContext(work)).toOpaque()
+        // Darwin-only, here and at pthread_detach below: pthread_t is an optional pointer there.
+        // Each #else line is the same call on Linux, where pthread_t is an integer.
         #if canImport(Darwin)
         var thread: pthread_t?
         #else
@@ -500,6 +502,8 @@ private final class WorkerContext {
     }
 }
 
+// Darwin-only: the start routine takes a non-optional pointer there. It mirrors the Linux one
+// below, which must unwrap the optional pointer Glibc and Musl declare.
 #if canImport(Darwin)
 private func runWorker(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
     Unmanaged<WorkerContext>.fromOpaque(context).takeRetainedValue().work()

@@ -5,7 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
-import Darwin
+import Darwin  // the C library, as Glibc or Musl is on Linux
 #endif
 
 /// A regular file read whole, judged by what it is rather than by its name: a symbolic link is

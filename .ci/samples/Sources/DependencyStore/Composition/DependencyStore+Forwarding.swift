@@ -1,0 +1,3 @@
+protocol TokenProviding: AnyObject {}
+protocol UserProviding: AnyObject {}
+final class SessionStore: TokenProviding, UserProviding {}

@@ -1,0 +1,1 @@
+protocol Analytics { func track(_ event: String) }

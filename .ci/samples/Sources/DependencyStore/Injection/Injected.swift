@@ -1,0 +1,3 @@
+protocol AccessTokenServiceType { func accessToken() -> String? }
+protocol Networking {}
+protocol Greeting { var text: String { get } }

@@ -1,0 +1,2 @@
+protocol PaymentService { func charge() }
+struct User {}

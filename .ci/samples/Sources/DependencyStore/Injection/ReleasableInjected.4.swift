@@ -1,0 +1,1 @@
+@ReleasableInjected var session: Session

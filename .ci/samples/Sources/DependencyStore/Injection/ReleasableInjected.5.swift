@@ -1,0 +1,5 @@
+import Testing
+
+final class AccountModel { @ReleasableInjected var session: Session }
+
+@MainActor let model = AccountModel()

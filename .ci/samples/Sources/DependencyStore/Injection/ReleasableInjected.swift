@@ -1,0 +1,4 @@
+final class Session {
+    let token = "t-1"
+    func close() {}
+}

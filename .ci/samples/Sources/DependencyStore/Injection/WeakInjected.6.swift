@@ -1,0 +1,1 @@
+@WeakInjected var coordinator: CheckoutCoordinator?

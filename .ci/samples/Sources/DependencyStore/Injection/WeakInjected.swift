@@ -1,0 +1,2 @@
+protocol Coordinating: AnyObject {}
+final class CheckoutCoordinator: Coordinating { func stepDidFinish() {} }

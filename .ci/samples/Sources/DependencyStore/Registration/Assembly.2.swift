@@ -1,0 +1,1 @@
+struct PriceAssembly: Assembly { func assemble(into store: DependencyStore) {} }

@@ -1,0 +1,1 @@
+extension Scope { static let session = Scope("session") }

@@ -1,0 +1,2 @@
+final class Database: Sendable {}
+@MainActor final class ProfileModel {}

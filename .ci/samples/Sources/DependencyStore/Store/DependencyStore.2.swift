@@ -1,0 +1,1 @@
+final class SomeViewModel { @Injected var accessTokenService: AccessTokenServiceType }

@@ -1,0 +1,3 @@
+extension DependencyStore { func registerAll() {} }
+final class AppModel {}
+final class Database: Sendable {}

@@ -1,0 +1,1 @@
+func log(_ event: ResolveEvent) {}

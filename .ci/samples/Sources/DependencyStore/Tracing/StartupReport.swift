@@ -1,0 +1,2 @@
+extension DependencyStore { func registerAll() {} }
+final class AppModel {}

@@ -1,0 +1,3 @@
+enum Currency { case usd }
+struct Greeter {}
+struct PriceView {}

@@ -1,0 +1,10 @@
+struct MockTokens: AccessTokenServiceType {
+    let token: String
+    func accessToken() throws(AccessTokenError) -> AccessToken { AccessToken(token) }
+}
+struct MockNetworking: Networking {
+    let body: Data
+    func data(for endpoint: Endpoint) async throws(NetworkError) -> Data { body }
+}
+
+let sample = Data(SampleNetworking.response.utf8)

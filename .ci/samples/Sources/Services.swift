@@ -1,0 +1,4 @@
+// The `///` samples of Services are the example app's own code: its module, nothing stubbed.
+import DependencyStore
+import Foundation
+import Services
