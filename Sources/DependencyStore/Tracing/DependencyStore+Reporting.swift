@@ -1,6 +1,16 @@
 // How a store with observers times and reports its resolves. A store without observers never
 // comes here: its lookups see no `observers` and take the paths they always took.
 
+internal import DependencyStoreAtomics
+
+/// How many `async` factories are running, in any task: while none is, no task has a chain of
+/// builds, and an event's chain does not read the task-local one (a hundred instructions and more).
+private nonisolated(unsafe) let asyncFactoriesRunning: UnsafeMutablePointer<Int> = {
+    let count = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    count.initialize(to: 0)
+    return count
+}()
+
 extension DependencyStore {
     /// A resolve of a store that has observers: timed, then reported on this thread, once the
     /// factory returned and every lock and gate is released. A resolve made by an observer is
@@ -14,6 +24,14 @@ extension DependencyStore {
     ) throws(ResolutionError) -> T {
         let stack = ResolutionStack.current
         let trace = stack.tracing
+        // A built instance of a plain registration: nothing runs, so there is nothing to time, and
+        // the event is all that is left to do.
+        if let kept = found.kept, found.registration.isPlain, case .none = arguments, verifier == nil {
+            if !trace.isNotifying {
+                report(found.registration, build: nil, chain: chain(on: stack), trace: trace)
+            }
+            return Self.instance(kept, as: type, lifetime: found.registration.lifetime)
+        }
         guard !trace.isNotifying else {
             return try resolve(found, as: type, arguments: arguments, observed: false, requester: requester)
         }
@@ -37,6 +55,8 @@ extension DependencyStore {
         timed: Bool
     ) async throws -> (value: T, build: ResolveEvent.Build?) {
         let buildAsync = registration.buildAsync!
+        dependency_store_add(asyncFactoriesRunning, 1)
+        defer { dependency_store_add(asyncFactoriesRunning, -1) }
         guard timed else {
             let value = try await AsyncResolution.$current.withValue(chain) {
                 decoratedIfAny(
@@ -69,8 +89,10 @@ extension DependencyStore {
     /// What is being built in the `async` chain `resolution` and on this thread, outermost first:
     /// types and names, which the event words only if an observer reads its `chain`.
     func chain(in resolution: AsyncResolution? = nil, on stack: ResolutionStack?) -> [ResolveEvent.Link] {
-        // Outside any task there is no chain of tasks, and the task-local is not read.
-        let inTasks = resolution?.chain ?? (Self.isInTask ? AsyncResolution.current.chain : [])
+        // While no `async` factory runs, no task has a chain, and the task-local is not read.
+        let inTasks =
+            resolution?.chain
+            ?? (dependency_store_load_relaxed(asyncFactoriesRunning) != 0 ? AsyncResolution.current.chain : [])
         var links: [ResolveEvent.Link] = []
         for link in inTasks {
             links.append(ResolveEvent.Link(type: link.registration.type, name: link.registration.name))
@@ -83,20 +105,16 @@ extension DependencyStore {
         return links
     }
 
-    /// Whether this code runs in a task: a few instructions, where reading a task-local is a
-    /// hundred and more.
-    private static var isInTask: Bool {
-        withUnsafeCurrentTask { $0 != nil }
-    }
-
     /// Calls this store's observers with the event, on this thread, with no lock held; the resolves
     /// they make are not reported.
-    func report(_ registration: AnyRegistration, build: ResolveEvent.Build?, chain: [ResolveEvent.Link]) {
+    func report(
+        _ registration: AnyRegistration, build: ResolveEvent.Build?, chain: [ResolveEvent.Link],
+        trace: ThreadTrace = ResolutionStack.current.tracing
+    ) {
         guard let observers = registry.withLock({ registry in registry.observers }) else { return }
         let event = ResolveEvent(
             type: registration.type, name: registration.name, scope: registration.scope, store: observers.store,
             build: build, links: chain)
-        let trace = ResolutionStack.current.tracing
         let wasNotifying = trace.isNotifying
         trace.isNotifying = true
         defer { trace.isNotifying = wasNotifying }
