@@ -50,22 +50,9 @@ public struct Provider<Value> {
         binding.store.resolve(Value.self, name: name, arguments: arguments, requester: requester)
     }
 
-    /// Resolves a `Value` whose factory takes one argument.
-    public func callAsFunction<A>(arguments argument: A) -> Value {
-        resolve(with: .some(values: argument, types: A.self, count: 1))
-    }
-
-    /// Resolves a `Value` whose factory takes two arguments.
-    public func callAsFunction<A1, A2>(arguments first: A1, _ second: A2) -> Value {
-        resolve(with: .some(values: (first, second), types: (A1, A2).self, count: 2))
-    }
-
-    /// Resolves a `Value` whose factory takes three arguments.
-    public func callAsFunction<A1, A2, A3>(arguments first: A1, _ second: A2, _ third: A3) -> Value {
-        resolve(with: .some(values: (first, second, third), types: (A1, A2, A3).self, count: 3))
-    }
-
-    private func resolve(with given: GivenArguments) -> Value {
+    /// A call with arguments (the forms in Provider+Arities.generated.swift): they reach the factory
+    /// unless the provider carries arguments of its own already.
+    func call(with given: GivenArguments) -> Value {
         if case .some(let carried) = arguments {
             let store = binding.store
             DependencyStore.fail(

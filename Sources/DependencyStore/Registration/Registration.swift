@@ -100,12 +100,15 @@ class AnyRegistration {
         slot = lifetime.keepsInstances ? InstanceSlot() : nil
     }
 
-    /// Whether a resolve that passes `given` may run this registration's factory.
+    /// Whether a resolve that passes `given` may run this registration's factory: as many values
+    /// as it takes, each of which casts to its type. The count comes first because the cast alone
+    /// cannot tell them apart: two values travel as a tuple, so they cast to a factory that takes
+    /// one tuple of that shape, and one such tuple casts to a factory that takes two.
     @inline(__always)
     func accepts(_ given: GivenArguments) -> Bool {
         switch given {
         case .none: argumentTypes == nil
-        case .some(let given): acceptsArguments?(given.values) ?? false
+        case .some(let given): argumentTypes?.count == given.count && acceptsArguments!(given.values)
         }
     }
 }

@@ -12,25 +12,12 @@ public struct SampleArguments {
     let name: String?
     let given: GivenArguments
 
-    /// Sample arguments for the registration of `type` (with `name`) whose factory takes one.
-    public init<T, A>(for type: T.Type, name: String? = nil, _ argument: A) {
+    /// The sample for the registration of `type` with `name`: what the generated initialisers, one
+    /// for each number of arguments (SampleArguments+Arities.generated.swift), make.
+    init(_ type: Any.Type, _ name: String?, _ given: GivenArguments) {
         self.type = ObjectIdentifier(type)
         self.name = name
-        given = .some(values: argument, types: A.self, count: 1)
-    }
-
-    /// Sample arguments for a factory that takes two.
-    public init<T, A1, A2>(for type: T.Type, name: String? = nil, _ first: A1, _ second: A2) {
-        self.type = ObjectIdentifier(type)
-        self.name = name
-        given = .some(values: (first, second), types: (A1, A2).self, count: 2)
-    }
-
-    /// Sample arguments for a factory that takes three.
-    public init<T, A1, A2, A3>(for type: T.Type, name: String? = nil, _ first: A1, _ second: A2, _ third: A3) {
-        self.type = ObjectIdentifier(type)
-        self.name = name
-        given = .some(values: (first, second, third), types: (A1, A2, A3).self, count: 3)
+        self.given = given
     }
 }
 

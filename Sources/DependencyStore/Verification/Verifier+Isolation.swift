@@ -52,18 +52,20 @@ extension DependencyStore {
         return value
     }
 
-    /// In `verifyAsync()`, what `resolveAsync` resolves synchronously (a plain registration, a
-    /// handle, a collection) on a verification copy, or, with `onMainActor`, a main-actor one: a
-    /// problem on the way is recorded, as on a worker, and thrown as `VerificationStop`, so that
-    /// the `async` factories awaiting it end too.
+    /// In `verifyAsync()`, what `resolveAsync` resolves synchronously (a plain registration, with
+    /// the `arguments` it was given; a handle; a collection) on a verification copy, or, with
+    /// `onMainActor`, a main-actor one: a problem on the way is recorded, as on a worker, and
+    /// thrown as `VerificationStop`, so that the `async` factories awaiting it end too.
     func verifyingResolve<T>(
-        _ type: T.Type, name: String?, requester: Requester, verifier: Verifier, onMainActor: Bool
+        _ type: T.Type, name: String?, arguments: GivenArguments = .none, requester: Requester, verifier: Verifier,
+        onMainActor: Bool
     ) async throws -> T {
         let chain = AsyncResolution.current.chain.map(\.registration)
         let handoff = HandedValue<T>()
         let store = UncheckedSendable(self)
+        let given = UncheckedSendable(arguments)
         let resolve = {
-            handoff.value = store.value.resolve(type, name: name, arguments: .none, requester: requester)
+            handoff.value = store.value.resolve(type, name: name, arguments: given.value, requester: requester)
         }
         let returned =
             if onMainActor {
