@@ -372,3 +372,40 @@ struct GraphPictureTests {
                 """)
     }
 }
+
+/// A decorator or completion step that matches nothing would never run: verify says so.
+@Suite struct UnmatchedDecoratorTests {
+    @Test func aDecoratorForANameNothingRegistersIsReported() {
+        let store = DependencyStore()
+        store.register(FixedGreeting("hi"), for: Greeting.self)
+        store.decorate(Greeting.self, name: "formal") { _, greeting in greeting }
+        let report = store.verify()
+        let problem = report.problems.first { $0.kind == .unmatchedDecorator }
+        #expect(problem != nil, "\(report)")
+        #expect(problem?.description.contains("unmatched decorator: the decorator added at") == true)
+        #expect(problem?.description.contains("DependencyStoreTests/VerificationTests.swift:") == true)
+        #expect(problem?.description.contains("matches no registration of Greeting (named \"formal\")") == true)
+    }
+
+    @Test func aCompletionStepForAnUnregisteredTypeIsReported() {
+        let store = DependencyStore()
+        store.complete(Clock.self) { _, _ in }
+        let report = store.verify()
+        #expect(report.problems.map(\.kind) == [.unmatchedDecorator])
+        #expect(report.problems.first?.description.contains("unmatched completion step") == true)
+    }
+
+    @Test func decoratorsThatMatchSomethingAreNotReported() {
+        let store = DependencyStore()
+        store.register(FixedGreeting("hi"), for: Greeting.self)
+        store.register(FixedGreeting("good day"), for: Greeting.self, name: "formal")
+        store.contribute(FixedClock(1), to: Clock.self)
+        store.decorate(Greeting.self) { _, greeting in greeting }
+        store.decorate(Greeting.self, name: "formal") { _, greeting in greeting }
+        store.decorate(every: Clock.self) { _, clock in clock }
+        let child = DependencyStore(parent: store)
+        child.decorate(Greeting.self) { _, greeting in greeting }
+        #expect(store.verify().isClean)
+        #expect(child.verify().isClean, "a child's decorator of its parent's registration matches it")
+    }
+}

@@ -10,6 +10,8 @@ struct Decorator {
     }
 
     let target: Target
+    /// The decorated type, for what `verify()` says of a decorator that matches nothing.
+    let type: Any.Type
     /// Where `decorate` was called.
     let location: SourceLocation
     /// The assembly that was being applied when it was added, if any.

@@ -80,7 +80,7 @@ extension DependencyStore {
         completes: Bool = false
     ) {
         var entry = Decorator(
-            target: target, location: location, assembly: AssemblyTag.current,
+            target: target, type: T.self, location: location, assembly: AssemblyTag.current,
             apply: { store, value in decorator(store, value as! T) })
         entry.completes = completes
         let added: Bool = registry.withLock { registry in

@@ -126,6 +126,7 @@ extension DependencyStore {
                         node, declaredBy: requirement.declarer,
                         elementType: collection.map { Diagnostics.shortName(of: $0.elementType) }))
             }
+            problems += store.unmatchedDecorators(in: copy)
             for record in records {
                 let override = VerificationReport.Override(record, store: store.description)
                 overrides.append(override)
@@ -135,6 +136,21 @@ extension DependencyStore {
             }
         }
         return (problems, overrides)
+    }
+
+    /// This store's decorators and completion steps that apply to no registration and no
+    /// contribution `copy` (what verify builds in) has: they would never run.
+    fileprivate func unmatchedDecorators(in copy: DependencyStore) -> [VerificationProblem] {
+        let decorators = registry.withLock { $0.decorators }
+        let (registrations, contributions) = copy.registry.withLock { ($0.all, $0.contributions) }
+        var problems: [VerificationProblem] = []
+        for (key, entries) in decorators.sorted(by: { $0.value[0].location.line < $1.value[0].location.line }) {
+            let candidates = registrations.filter { ObjectIdentifier($0.type) == key } + (contributions[key] ?? [])
+            for decorator in entries where !candidates.contains(where: decorator.applies(to:)) {
+                problems.append(.unmatched(decorator, in: description))
+            }
+        }
+        return problems
     }
 
     /// A store with fresh copies of every registration `store` sees, nearest store winning, and

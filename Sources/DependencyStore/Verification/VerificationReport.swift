@@ -183,6 +183,10 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
         /// A registration replaced another of the same store, and ``OverrideRule/forbidden`` was
         /// asked for.
         case override
+        /// A decorator or a completion step (``DependencyStore/decorate(_:name:fileID:line:_:)``,
+        /// ``DependencyStore/complete(_:name:fileID:line:_:)``) whose type and name match no
+        /// registration and no contribution of the store: it would never run.
+        case unmatchedDecorator
     }
 
     /// What kind of problem it is.
@@ -230,6 +234,28 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
                 + "to replace on purpose in tests, register in a store layered over this one "
                 + "(DependencyStore(parent:)), which is not an override.",
             override: override
+        )
+    }
+
+    static func unmatched(_ decorator: Decorator, in store: String) -> Self {
+        let (name, every): (String?, Bool) =
+            switch decorator.target {
+            case .registration(let name): (name, false)
+            case .every: (nil, true)
+            }
+        let node = DependencyGraph.Node.missing(decorator.type, name: name)
+        let what = decorator.completes ? "completion step" : "decorator"
+        let matches = every ? "no registration or contribution of \(node)" : "no registration of \(node)"
+        let fix =
+            every
+            ? "register or contribute \(node), or remove the \(what)"
+            : "register \(node)\(name == nil ? "" : " under that name"), add the \(what) for the name that is "
+                + "registered, or use decorate(every:) for every name; remove it if the type is gone"
+        return Self(
+            kind: .unmatchedDecorator,
+            path: [node],
+            description: "unmatched \(what): the \(what) added at \(decorator.location) (in \(store)) matches "
+                + "\(matches), so it never runs. Fix: \(fix)."
         )
     }
 
