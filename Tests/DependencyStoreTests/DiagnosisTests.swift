@@ -240,7 +240,7 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
         let store = DependencyStore()
         store.register(DiagnosisToken.self, scope: .weak) { _ in DiagnosisToken() }
         guard
-            case .weakScopeNeedsAClass(let request, let built, _) = reason({
+            case .weakScopeNeedsAClass(let request, let built, _, false) = reason({
                 _ = try store.tryResolve(DiagnosisToken.self)
             })
         else {
@@ -249,6 +249,25 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
         }
         #expect(request.requested == "DependencyStoreTests.DiagnosisToken")
         #expect(built == "DependencyStoreTests.DiagnosisToken")
+    }
+
+    /// A contributed element says "contributed", in its message and its fix (issue 27).
+    @Test func aWeakElementThatIsNotAClassSaysItWasContributed() {
+        let location = SourceLocation(fileID: "App/Plugins.swift", line: 3)
+        let request = Diagnosis.Request(
+            requested: "App.Plugin", shortName: "Plugin", name: nil, chain: ["App.Plugin"],
+            requester: .call(SourceLocation(fileID: "App/main.swift", line: 9)),
+            store: Diagnosis.Store(name: "the root store", isRoot: false, registrationCount: nil))
+        let contributed = Diagnosis.weakScopeNeedsAClass(
+            request, built: "App.PluginValue", registeredAt: location, contributed: true
+        ).text
+        #expect(contributed.contains("'App.Plugin' is contributed with scope .weak"))
+        #expect(contributed.contains("  Contributed at: App/Plugins.swift:3"))
+        #expect(contributed.contains("To fix: contribute it with scope .singleton"))
+        let registered = Diagnosis.weakScopeNeedsAClass(
+            request, built: "App.PluginValue", registeredAt: location, contributed: false
+        ).text
+        #expect(registered.contains("'App.Plugin' is registered with scope .weak"))
     }
 
     @Test func wrongIsolationSaysWhetherTheFactoryIsAsyncOrOnTheMainActor() async {

@@ -96,13 +96,17 @@ struct RemovalTests {
 
         let removed = store.unload(LoginAssembly.self)
 
-        #expect(removed == 2, "the registration and the element")
+        #expect(removed.removed == 2, "the registration and the element")
+        #expect(removed.wasApplied)
         #expect(repository == nil, "the kept instance is released")
         #expect(!store.isRegistered(UserRepository.self))
         #expect(store.resolveAll(Plugin.self).map(\.id) == ["base-plugin"])
         #expect(store.resolve(Greeting.self).text == "hello", "its decorator went too")
         #expect(store.resolve(Clock.self).now == 1)
-        #expect(store.unload(LoginAssembly.self) == 0, "unloading again removes nothing")
+        let again = store.unload(LoginAssembly.self)
+        #expect(again.removed == 0, "unloading again removes nothing")
+        #expect(!again.wasApplied)
+        #expect(again.description.contains("LoginAssembly was unloaded from the store created at"))
 
         // The next login starts from scratch.
         store.apply(LoginAssembly(user: "grace"))
@@ -174,7 +178,7 @@ struct RemovalTests {
         weak var cart: Session?
         do { cart = store.resolve(Session.self, name: "cart") }
         let assembly: any Assembly = Shop()
-        #expect(store.unload(type(of: assembly)) == 2, "an `any Assembly` unloads by its type")
+        #expect(store.unload(type(of: assembly)).removed == 2, "an `any Assembly` unloads by its type")
         #expect(cart == nil)
         #expect(!store.isRegistered(Session.self, name: "cart"))
     }
@@ -277,5 +281,61 @@ struct RemovalTests {
         }
         #expect(stale.value == 0)
         #expect(store.registrations.isEmpty)
+    }
+}
+
+/// An unload that removes nothing says why, and a collection emptied by one names it.
+@Suite struct UnloadReportTests {
+    private struct NeverApplied: Assembly {
+        func assemble(into store: DependencyStore) {
+            store.register(FixedClock(1), for: Clock.self)
+        }
+    }
+
+    private struct Plugins: Assembly {
+        func assemble(into store: DependencyStore) {
+            store.contribute(FixedClock(1), to: Clock.self)
+            store.contribute(FixedClock(2), to: Clock.self)
+        }
+    }
+
+    private struct Empty: Assembly {
+        func assemble(into store: DependencyStore) {}
+    }
+
+    @Test func unloadingAnAssemblyNeverAppliedSaysSo() {
+        let store = DependencyStore()
+        let result = store.unload(NeverApplied.self)
+        #expect(result.removed == 0)
+        #expect(!result.wasApplied)
+        #expect(result.description.contains("NeverApplied was never applied to the store created at"))
+    }
+
+    @Test func unloadingFromAChildWhatTheParentAppliedSaysItWasNeverAppliedThere() {
+        let parent = DependencyStore()
+        parent.apply(NeverApplied())
+        let child = DependencyStore(parent: parent)
+        #expect(!child.unload(NeverApplied.self).wasApplied)
+        #expect(parent.unload(NeverApplied.self).removed == 1)
+    }
+
+    @Test func anAssemblyThatRegisteredNothingIsAppliedButRemovesNothing() {
+        let store = DependencyStore()
+        store.apply(Empty())
+        let result = store.unload(Empty.self)
+        #expect(result.wasApplied)
+        #expect(result.description.contains("Empty registered nothing in"))
+    }
+
+    @Test func aCollectionWhoseElementsWereUnloadedNamesTheUnload() throws {
+        let store = DependencyStore()
+        store.apply(Plugins())
+        #expect(store.resolve([Clock].self).count == 2)
+        store.unload(Plugins.self)
+        let error = try #require(#expect(throws: ResolutionError.self) { try store.tryResolve([Clock].self) })
+        #expect(error.description.contains("Its elements were contributed (the first at"))
+        #expect(error.description.contains("and removed by unload(Plugins.self) at"))
+        store.contribute(FixedClock(3), to: Clock.self)
+        #expect(store.resolve([Clock].self).count == 1, "a new element clears the note")
     }
 }

@@ -107,6 +107,7 @@ extension DependencyStore {
                 elements.append(contribution)
             }
             registry.contributions[key] = elements
+            registry.elementRemovals[key] = nil
             return replaced
         }
         if let replaced {

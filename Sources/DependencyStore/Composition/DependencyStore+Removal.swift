@@ -61,39 +61,51 @@ extension DependencyStore {
     ///     `type(of: assembly)` for an `any Assembly`.
     ///   - fileID: The caller's file, for diagnostics. Leave the default.
     ///   - line: The caller's line, for diagnostics. Leave the default.
-    /// - Returns: How many registrations and contributions were removed: 0 when the assembly was
-    ///   never applied to this store, or was unloaded already.
+    /// - Returns: How many registrations and contributions were removed, and, when that is none,
+    ///   why: the assembly was never applied to this store, or was unloaded already, or registered
+    ///   nothing here (see ``UnloadResult``).
     @discardableResult
-    public func unload(_ assembly: any Assembly.Type, fileID: StaticString = #fileID, line: UInt = #line) -> Int {
+    public func unload(_ assembly: any Assembly.Type, fileID: StaticString = #fileID, line: UInt = #line)
+        -> UnloadResult
+    {
         let tag = AssemblyTag(assembly)
         let belongs: (AssemblyTag?) -> Bool = { $0?.isPart(of: tag.type) ?? false }
         let location = SourceLocation(fileID: fileID, line: line)
         let how = "unload(\(tag.name).self)"
-        let (removed, unloadedDecorators): ([AnyRegistration], [ObjectIdentifier: [Decorator]]) = registry.withLock {
-            registry in
-            var removed: [AnyRegistration] = []
-            for registration in registry.all where belongs(registration.assembly) {
-                registry.remove(registration, at: location, how: how)
-                removed.append(registration)
+        let (removed, unloadedDecorators, applied):
+            ([AnyRegistration], [ObjectIdentifier: [Decorator]], UnloadResult.Applied) = registry.withLock {
+                registry in
+                let applied: UnloadResult.Applied =
+                    registry.appliedAssemblies.remove(tag.type) != nil
+                    ? .applied : registry.unloadedAssemblies.contains(tag.type) ? .unloadedAlready : .never
+                registry.unloadedAssemblies.insert(tag.type)
+                var removed: [AnyRegistration] = []
+                for registration in registry.all where belongs(registration.assembly) {
+                    registry.remove(registration, at: location, how: how)
+                    removed.append(registration)
+                }
+                for (key, elements) in registry.contributions {
+                    let kept = elements.filter { !belongs($0.assembly) }
+                    guard kept.count != elements.count else { continue }
+                    removed += elements.filter { belongs($0.assembly) }
+                    registry.contributions[key] = kept.isEmpty ? nil : kept
+                    if kept.isEmpty {
+                        registry.elementRemovals[key] = Removal(
+                            registeredAt: elements[0].location, removedAt: location, how: how)
+                    }
+                }
+                var unloadedDecorators: [ObjectIdentifier: [Decorator]] = [:]
+                for (key, entries) in registry.decorators {
+                    let kept = entries.filter { !belongs($0.assembly) }
+                    guard kept.count != entries.count else { continue }
+                    unloadedDecorators[key] = entries.filter { belongs($0.assembly) }
+                    registry.decorators[key] = kept.isEmpty ? nil : kept
+                }
+                registry.requirements.removeAll { belongs($0.assembly) }
+                // What the assembly registered is gone, so are the replacements it took part in.
+                registry.overrides.removeAll { belongs($0.replacedAssembly) || belongs($0.replacementAssembly) }
+                return (removed, unloadedDecorators, applied)
             }
-            for (key, elements) in registry.contributions {
-                let kept = elements.filter { !belongs($0.assembly) }
-                guard kept.count != elements.count else { continue }
-                removed += elements.filter { belongs($0.assembly) }
-                registry.contributions[key] = kept.isEmpty ? nil : kept
-            }
-            var unloadedDecorators: [ObjectIdentifier: [Decorator]] = [:]
-            for (key, entries) in registry.decorators {
-                let kept = entries.filter { !belongs($0.assembly) }
-                guard kept.count != entries.count else { continue }
-                unloadedDecorators[key] = entries.filter { belongs($0.assembly) }
-                registry.decorators[key] = kept.isEmpty ? nil : kept
-            }
-            registry.requirements.removeAll { belongs($0.assembly) }
-            // What the assembly registered is gone, so are the replacements it took part in.
-            registry.overrides.removeAll { belongs($0.replacedAssembly) || belongs($0.replacementAssembly) }
-            return (removed, unloadedDecorators)
-        }
         let decorators = unloadedDecorators.values.reduce(0) { $0 + $1.count }
         if decorators != 0 {
             core.adjustStagesInScope(by: -decorators)
@@ -107,7 +119,7 @@ extension DependencyStore {
             }
         }
         release(removed)
-        return removed.count
+        return UnloadResult(assembly: tag.name, removed: removed.count, applied: applied, store: description)
     }
 
     /// Makes the stores layered over this one forget what they built from `removed`, then
@@ -183,5 +195,44 @@ extension StoreCore.Registry {
         self[key, registration.name] = nil
         removals[TypeAndName(type: key, name: registration.name)] = Removal(
             registeredAt: registration.location, removedAt: location, how: how)
+    }
+}
+
+/// What ``DependencyStore/unload(_:fileID:line:)`` did: how many registrations and contributions it
+/// removed, and, when that is none, why, so that a logout that unloads the wrong assembly does not
+/// pass for one that worked.
+///
+/// ```swift
+/// let result = DependencyStore.shared.unload(SessionAssembly.self)
+/// if result.removed == 0 { print(result) }   // "... SessionAssembly was never applied to ..."
+/// ```
+public struct UnloadResult: Hashable, Sendable, CustomStringConvertible {
+    /// How many registrations and contributions were removed.
+    public let removed: Int
+    /// Whether the assembly had been applied to the store, and not unloaded since.
+    public var wasApplied: Bool { applied == .applied }
+    /// What the unload did, in a sentence.
+    public let description: String
+
+    enum Applied: Hashable, Sendable {
+        case applied, unloadedAlready, never
+    }
+
+    private let applied: Applied
+
+    init(assembly: String, removed: Int, applied: Applied, store: String) {
+        self.removed = removed
+        self.applied = applied
+        description =
+            switch applied {
+            case .applied where removed == 0:
+                "unload(\(assembly).self) removed nothing: \(assembly) registered nothing in \(store) that is still there."
+            case .applied:
+                "unload(\(assembly).self) removed \(removed) of the registrations and contributions of \(assembly) from \(store)."
+            case .unloadedAlready:
+                "unload(\(assembly).self) removed nothing: \(assembly) was unloaded from \(store) already."
+            case .never:
+                "unload(\(assembly).self) removed nothing: \(assembly) was never applied to \(store) (an assembly applied to another store, or a parent, is unloaded from that store)."
+            }
     }
 }

@@ -119,16 +119,17 @@ extension Diagnosis {
                 "  To fix: forward to a registration whose instance conforms to '\(request.shortName)', or make",
                 "  '\(built)' conform to it.",
             ]
-        case .weakScopeNeedsAClass(let request, let built, let registeredAt):
+        case .weakScopeNeedsAClass(let request, let built, let registeredAt, let contributed):
+            let (made, make) = contributed ? ("contributed", "contribute") : ("registered", "register")
             return [
-                "DependencyStore: '\(request.requested)' is registered with scope .weak, but its factory built '\(built)', which is not a class instance.",
+                "DependencyStore: '\(request.requested)' is \(made) with scope .weak, but its factory built '\(built)', which is not a class instance.",
                 "",
-                "  Registered at: \(registeredAt)",
+                "  \(contributed ? "Contributed" : "Registered") at: \(registeredAt)",
                 "  Requested by: \(Self.describe(request.requester))",
                 "  Store: \(Self.describe(request.store))",
                 "",
                 "  A weak reference can only point at an object, so a struct or an enum would be rebuilt on every resolve.",
-                "  To fix: register it with scope .singleton (or a custom scope you reset), or make '\(built)' a class.",
+                "  To fix: \(make) it with scope .singleton (or a custom scope you reset), or make '\(built)' a class.",
             ]
         case .weakInjectedNeedsAClass(let request, let built, let builtShortName, let registration):
             return [
@@ -210,6 +211,11 @@ extension Diagnosis {
                     "  It was registered at \(registeredAt) and removed by \(how) at \(removedAt)"
                         + (store.map { ", in \($0)" } ?? "")
                         + ": what resolves it after that (a stray resolve after logout, say) finds nothing.")
+            case .elementsRemoved(let contributedAt, let removedAt, let how, let store):
+                lines.append(
+                    "  Its elements were contributed (the first at \(contributedAt)) and removed by \(how) at \(removedAt)"
+                        + (store.map { ", in \($0)" } ?? "")
+                        + ": what resolves the collection after that finds nothing.")
             case .requiredBy(let declarer):
                 lines.append("  Required by: \(declarer), which expects the app to register it.")
             }

@@ -31,7 +31,8 @@ indirect enum Diagnosis: Sendable {
     /// forwarded type. The request's requester is the forward.
     case forwardMismatch(Request, target: String, built: String)
     /// A `.weak` registration whose factory built a `built` (a full type name), not an object.
-    case weakScopeNeedsAClass(Request, built: String, registeredAt: SourceLocation)
+    /// `contributed`: the registration is an element of the collection of its type.
+    case weakScopeNeedsAClass(Request, built: String, registeredAt: SourceLocation, contributed: Bool)
     /// A `@WeakInjected` property (the request's requester) whose registration, made where and with
     /// the scope `registration` says, built a `built`, which is not an object.
     case weakInjectedNeedsAClass(
@@ -104,6 +105,9 @@ extension Diagnosis {
         /// Removed by `how` (`unregister(_:)`, `unload(SessionAssembly.self)`); `inStore`: the name
         /// of the store it was removed from, when not the one asked.
         case removed(registeredAt: SourceLocation, removedAt: SourceLocation, how: String, inStore: String?)
+        /// Every element of the collection asked for was removed by `how` (an `unload`); the first
+        /// was contributed at `contributedAt`.
+        case elementsRemoved(contributedAt: SourceLocation, removedAt: SourceLocation, how: String, inStore: String?)
         /// Declared required by an assembly: `SessionAssembly (at App/Session.swift:12)`.
         case requiredBy(String)
     }

@@ -80,11 +80,15 @@ extension DependencyStore {
     /// What the stores remember of a missing `type`: its removal, and who requires it.
     private func notes(onMissing type: Any.Type, name: String?, in stores: [DependencyStore]) -> [Diagnosis.Note] {
         let key = TypeAndName(type: ObjectIdentifier(type), name: name)
+        // A collection that finds nothing: were its elements unloaded?
+        let collection = name == nil ? type as? any ContributedCollection.Type : nil
+        let elements = collection.map { ObjectIdentifier($0.elementType) }
         var notes: [Diagnosis.Note] = []
         for store in stores {
-            let (removal, requirements) = store.registry.withLock { registry in
+            let (removal, elementRemoval, requirements) = store.registry.withLock { registry in
                 (
                     registry.removals[key],
+                    elements.flatMap { registry.elementRemovals[$0] },
                     registry.requirements.filter { ObjectIdentifier($0.type) == key.type && $0.name == name }
                 )
             }
@@ -92,6 +96,12 @@ extension DependencyStore {
                 notes.append(
                     .removed(
                         registeredAt: removal.registeredAt, removedAt: removal.removedAt, how: removal.how,
+                        inStore: store === self ? nil : "\(store)"))
+            }
+            if let removal = elementRemoval {
+                notes.append(
+                    .elementsRemoved(
+                        contributedAt: removal.registeredAt, removedAt: removal.removedAt, how: removal.how,
                         inStore: store === self ? nil : "\(store)"))
             }
             notes += requirements.map { .requiredBy($0.declarer) }
@@ -124,7 +134,8 @@ extension DependencyStore {
         ResolutionError(
             .weakScopeNeedsAClass(
                 request(of: registration.type, name: registration.name, by: requester),
-                built: Diagnostics.name(of: Swift.type(of: value)), registeredAt: registration.location))
+                built: Diagnostics.name(of: Swift.type(of: value)), registeredAt: registration.location,
+                contributed: { if case .contribution = registration.role { true } else { false } }()))
     }
 
     /// The diagnostic for a `@WeakInjected` property declared at `declaration` whose registration

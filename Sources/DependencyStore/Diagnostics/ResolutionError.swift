@@ -83,7 +83,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
             (kind, typeName, chain) = (.wrongArguments, request.requested, request.chain)
         case .forwardMismatch(let request, let target, _):
             (kind, typeName, chain) = (.wrongType, request.requested, [request.requested, target])
-        case .weakScopeNeedsAClass(let request, _, _), .weakInjectedNeedsAClass(let request, _, _, _):
+        case .weakScopeNeedsAClass(let request, _, _, _), .weakInjectedNeedsAClass(let request, _, _, _):
             (kind, typeName, chain) = (.invalidScope, request.requested, [request.requested])
         case .wrongIsolation(let request, _, _):
             (kind, typeName, chain) = (.wrongIsolation, request.requested, request.chain)

@@ -53,7 +53,12 @@ extension DependencyStore {
     /// - Parameter assemblies: The modules to register, earliest first.
     public func apply(_ assemblies: [any Assembly]) {
         for assembly in assemblies {
-            AssemblyTag.applying(AssemblyTag.nested(type(of: assembly))) {
+            let type = ObjectIdentifier(type(of: assembly))
+            registry.withLock { registry in
+                registry.appliedAssemblies.insert(type)
+                registry.unloadedAssemblies.remove(type)
+            }
+            AssemblyTag.applying(AssemblyTag.nested(Swift.type(of: assembly))) {
                 assembly.assemble(into: self)
             }
         }

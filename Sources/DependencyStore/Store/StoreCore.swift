@@ -86,6 +86,14 @@ final class StoreCore {
         /// What `unregister` and `unload` removed, by type and name, for the diagnostic of a
         /// resolve that comes after; forgotten when something is registered there again.
         var removals: [TypeAndName: Removal] = [:]
+        /// The assemblies applied to this store (nested ones too) and not unloaded since, by type:
+        /// what `unload` tells a never-applied assembly by.
+        var appliedAssemblies: Set<ObjectIdentifier> = []
+        /// The assemblies unloaded from this store and not applied again since.
+        var unloadedAssemblies: Set<ObjectIdentifier> = []
+        /// Collections (by element type) whose every element an `unload` removed: what a resolve
+        /// of the collection that finds nothing names.
+        var elementRemovals: [ObjectIdentifier: Removal] = [:]
 
         var all: [AnyRegistration] {
             Array(unnamed.values) + Array(named.values)

@@ -152,7 +152,7 @@ final class ModelStoreRunner {
         case .apply(let store, let assemblies):
             stores[store]!.apply(assemblies.map(assembly))
         case .unload(let store, let kind):
-            return .count(stores[store]!.unload(Self.assemblyType(kind)))
+            return .count(stores[store]!.unload(Self.assemblyType(kind)).removed)
         case .resolve(let store, let request, let keep, let viaExecute):
             let store = stores[store]!
             let (things, keys) =
