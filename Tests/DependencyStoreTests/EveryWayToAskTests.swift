@@ -153,3 +153,42 @@ private func registerGreeting(in store: DependencyStore, runs: Counter? = nil) {
     }
     #endif
 }
+
+/// A handler that turns a missing dependency into an answer of its own.
+private final class ClockReader: @unchecked Sendable {
+    @Injected var clock: Clock
+}
+
+@Suite struct ThrowingInjectionTests {
+    @Test func aMissingInjectionIsAnErrorWithTheTrapsMessageAndCanBeReadLater() throws {
+        let store = DependencyStore()
+        let reader = store.execute { ClockReader() }
+        let error = try #require(#expect(throws: ResolutionError.self) { try reader.$clock.tryValue() })
+        #expect(error.kind == .notRegistered)
+        #expect(error.description.contains("no registration for 'DependencyStoreTests.Clock'"))
+        #expect(error.description.contains("the @Injected property declared at DependencyStoreTests/EveryWay"))
+        #expect(!reader.$clock.isResolved, "a failure publishes nothing")
+
+        store.register(FixedClock(7), for: Clock.self)
+        #expect(try reader.$clock.tryValue().now == 7, "the next read resolves again")
+        #expect(reader.clock as AnyObject === (try reader.$clock.tryValue()) as AnyObject)
+    }
+
+    @Test func manyThreadsTryingTheFirstReadTogetherResolveOnce() {
+        let store = DependencyStore()
+        let builds = Counter()
+        store.register(Clock.self, scope: .unique) { _ in
+            builds.increment()
+            Thread.sleep(forTimeInterval: 0.01)
+            return FixedClock(builds.value)
+        }
+        let reader = store.execute { ClockReader() }
+        let seen = Recorded<Set<ObjectIdentifier>>([])
+        onManyThreads(threads: 8) { _, _ in
+            let clock = try? reader.$clock.tryValue()
+            seen.update { $0.insert(ObjectIdentifier(clock! as AnyObject)) }
+        }
+        #expect(builds.value == 1)
+        #expect(seen.value.count == 1)
+    }
+}

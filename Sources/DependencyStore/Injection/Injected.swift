@@ -122,6 +122,44 @@ public final class Injected<T> {
 }
 
 extension Injected {
+    /// The value, or the error its first read would trap with: for code that must turn a missing
+    /// or failing dependency into an answer of its own, as a server's handler turns it into a
+    /// response instead of ending the process.
+    ///
+    /// ```swift
+    /// final class ReportHandler {
+    ///     @Injected var prices: PriceFetching
+    ///
+    ///     func respond() -> String {
+    ///         do {
+    ///             let prices = try $prices.tryValue()
+    ///             return "\(prices)"
+    ///         } catch {
+    ///             return "500: \(error)"   // the trap's message, "To fix" included
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// After a success, it and every read return the same value, as after a first read. A failure
+    /// publishes nothing: the next read, or `tryValue()`, resolves again. As with
+    /// ``DependencyStore/tryResolve(_:name:fileID:line:)``, only this resolve is checked: a
+    /// factory it runs that resolves something missing still traps.
+    ///
+    /// - Returns: The value the property reads.
+    /// - Throws: ``ResolutionError`` when its first resolve cannot succeed.
+    public func tryValue() throws(ResolutionError) -> T {
+        if let published = cell.gate.published {
+            return published.assumingMemoryBound(to: T.self).pointee
+        }
+        return try resolveOnce(cell: cell, type: T.self, name: name, requester: requester) {
+            () throws(ResolutionError) -> T in
+            let value = try binding.store.resolveChecked(T.self, name: name, arguments: .none, requester: requester)
+            binding = .resolved
+            return value
+        }
+    }
+
     /// The value, resolved on the first read with `arguments`: what a `Lazy` handle resolved with
     /// arguments reads. Passed at the read rather than kept here, so that a property pays nothing
     /// for what only a handle needs.

@@ -41,20 +41,20 @@ enum InjectedBinding {
 /// property wait on it, and they need exactly the value being built. A reader that would wait
 /// for a thread that waits for it (a dependency cycle spanning threads) traps with both chains
 /// instead; on one thread, the store traps with the chain (see below).
-func resolveOnce<Value>(
+func resolveOnce<Value, Failure: Error>(
     cell: OnceCell<Value>,
     type: Any.Type,
     name: String?,
     requester: Requester,
-    _ resolve: () -> Value
-) -> Value {
+    _ resolve: () throws(Failure) -> Value
+) throws(Failure) -> Value {
     let gate = cell.gate
     let stack = ResolutionStack.current
     if gate.isHeld(by: stack) {
         // This thread is inside this property's own resolution: the factory needs the value it is
         // building. Waiting for the gate would deadlock; resolving again lets the store detect
         // the cycle on this thread's chain and trap with the whole chain.
-        return resolve()
+        return try resolve()
     }
     if let refusal = gate.enter(on: stack, waitingFor: .property(type: type, name: name, requester: requester)) {
         DependencyStore.refused(refusal, resolving: type, name: name, at: requester)
@@ -63,7 +63,8 @@ func resolveOnce<Value>(
     if let published = gate.published {
         return published.assumingMemoryBound(to: Value.self).pointee
     }
-    let value = resolve()
+    // A throw publishes nothing: the next read resolves again.
+    let value = try resolve()
     // Exactly once: only the thread inside the gate that found nothing published gets here.
     cell.publish(value)
     return value

@@ -1,3 +1,4 @@
 protocol AccessTokenServiceType { func accessToken() -> String? }
 protocol Networking {}
 protocol Greeting { var text: String { get } }
+protocol PriceFetching {}
