@@ -213,3 +213,40 @@ final class InjectedLabel {
         #expect(seen.value == "inner")
     }
 }
+
+/// `bind` for async work: what a streamed body, run after its handler returned, resolves from.
+@Suite struct AsyncBindTests {
+    private final class Reader: @unchecked Sendable {
+        @Injected var clock: Clock
+    }
+
+    @Test func asyncWorkBoundToAStoreResolvesFromItLaterAndElsewhere() async throws {
+        let request = DependencyStore(parent: .shared)
+        request.register(FixedClock(42), for: Clock.self)
+        let body = request.bind { () async throws -> Int in
+            await Task.yield()
+            let reader = Reader()
+            // A task made inside inherits the store too.
+            let inner = await Task { Reader().clock.now }.value
+            return reader.clock.now + inner
+        }
+        // Run after the "handler" returned, from a detached task that has no store of its own.
+        let total = try await Task.detached { try await body() }.value
+        #expect(total == 84)
+    }
+
+    @Test func aStoreKeptOnlyByABoundClosureIsFreedWithIt() async throws {
+        weak var weakStore: DependencyStore?
+        var body: (@Sendable () async throws -> Int)?
+        do {
+            let request = DependencyStore()
+            request.register(FixedClock(1), for: Clock.self)
+            weakStore = request
+            body = request.bind { () async -> Int in Reader().clock.now }
+        }
+        #expect(weakStore != nil, "the closure keeps the store alive")
+        #expect(try await body?() == 1)
+        body = nil
+        #expect(weakStore == nil)
+    }
+}

@@ -102,4 +102,30 @@ extension DependencyStore {
     public func bind<R>(_ work: @escaping @Sendable () -> R) -> @Sendable () -> R {
         { self.execute(work) }
     }
+
+    /// Wraps async `work` so that it runs with this store as ``DependencyStore/shared`` wherever
+    /// it is called: what a server hands to code that runs after its handler returned, such as a
+    /// streamed response body, so that the body still resolves from the request's store.
+    ///
+    /// ```swift
+    /// let request = DependencyStore(parent: .shared)
+    /// let body = request.bind {
+    ///     let report = PriceReport()          // binds to the request's store
+    ///     return await report.render()
+    /// }
+    /// // ... later, after the handler returned:
+    /// let text = try await body()
+    /// ```
+    ///
+    /// Each call runs `work` inside ``execute(isolation:_:)`` on this store, so tasks it creates
+    /// inherit the store too. The closure keeps the store alive for as long as it is kept.
+    ///
+    /// - Parameter work: The async code to run against this store.
+    /// - Returns: A closure that runs `work` inside the async `execute` on this store, each time
+    ///   it is called.
+    public func bind<R: Sendable>(
+        _ work: @escaping @Sendable () async throws -> R
+    ) -> @Sendable () async throws -> R {
+        { try await self.execute(work) }
+    }
 }

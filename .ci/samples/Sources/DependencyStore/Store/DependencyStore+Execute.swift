@@ -19,3 +19,8 @@ struct MockPriceFetcher: PriceFetching {
 }
 
 final class Uploader { func start() {} }
+
+final class PriceReport {
+    @Injected private var fetcher: PriceFetching
+    func render() async -> String { "\(await fetcher.price())" }
+}
