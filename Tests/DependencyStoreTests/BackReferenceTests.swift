@@ -136,3 +136,70 @@ private func registerFamily(
     }
     #endif
 }
+
+/// What the review of completion steps found: nested `.unique` parents, forwards, and verify().
+private final class Root: @unchecked Sendable {
+    let parent: Parent
+    init(parent: Parent) { self.parent = parent }
+}
+
+@Suite struct BackReferenceEdgeTests {
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+    @Test func aNestedUniqueParentResolvedFromAStepIsACycleNotASecondParent() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                endTheProcessIfItHangs()
+                let store = DependencyStore()
+                store.register(Root.self) { store in Root(parent: store.resolve()) }
+                registerFamily(in: store, parent: .unique, child: .graph)
+                _ = store.resolve(Root.self)
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("is .unique: a resolve builds a new one"))
+        #expect(stderr.contains("Root -> "))
+    }
+    #endif
+
+    @Test func aUniqueDependencyOffTheChainIsBuiltAnewNotACycle() {
+        let store = DependencyStore()
+        let logs = Counter()
+        store.register(Clock.self) { _ in
+            logs.increment()
+            return FixedClock(logs.value)
+        }
+        store.register(Parent.self, scope: .graph) { store in
+            _ = store.resolve(Clock.self)
+            return Parent(child: store.resolve())
+        }
+        store.register(Child.self, scope: .graph) { _ in Child() }
+        store.complete(Child.self) { store, child in
+            _ = store.resolve(Clock.self)  // .unique, but not what built the child
+            child.parent = store.resolve(Parent.self)
+        }
+        let parent = store.resolve(Parent.self)
+        #expect(parent.child.parent === parent)
+        #expect(logs.value == 2)
+    }
+
+    @Test func aStepResolvingAParentThroughAForwardGetsTheParentBeingBuilt() {
+        let store = DependencyStore()
+        registerFamily(in: store, parent: .singleton, child: .graph)
+        store.forward(AnyObject.self, to: Parent.self)
+        let forwarded = Recorded<[ObjectIdentifier]>([])
+        store.complete(Child.self) { store, _ in
+            let viaForward: AnyObject = store.resolve(AnyObject.self)
+            forwarded.update { $0.append(ObjectIdentifier(viaForward)) }
+        }
+        let parent = store.resolve(AnyObject.self) as! Parent
+        #expect(parent.child.parent === parent)
+        #expect(forwarded.value == [ObjectIdentifier(parent)], "the forward gets the parent being built")
+    }
+
+    @Test func verifyReportsTheCycleOfAUniqueParentInsteadOfCrashing() {
+        let store = DependencyStore()
+        registerFamily(in: store, parent: .unique, child: .graph)
+        let report = store.verify()
+        #expect(report.problems.contains { $0.kind == .cycle }, "\(report)")
+    }
+}

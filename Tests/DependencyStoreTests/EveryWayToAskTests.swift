@@ -192,3 +192,21 @@ private final class ClockReader: @unchecked Sendable {
         #expect(seen.value.count == 1)
     }
 }
+
+#if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+@Suite struct LazyArgumentTests {
+    @Test func aLazyHandleWithoutTheArgumentsItsRegistrationNeedsTrapsWhereItIsResolved() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                endTheProcessIfItHangs()
+                let store = DependencyStore()
+                store.register(Greeting.self) { (_, name: String) in FixedGreeting("Hello, \(name)") }
+                _ = store.resolve(Lazy<Greeting>.self)
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("expected (Swift.String), given no arguments"))
+        #expect(stderr.contains("EveryWayToAskTests.swift:"))
+    }
+}
+#endif

@@ -409,3 +409,24 @@ struct GraphPictureTests {
         #expect(child.verify().isClean, "a child's decorator of its parent's registration matches it")
     }
 }
+
+@Suite struct UnmatchedDecoratorEdgeTests {
+    @Test func aParentsDecoratorOfWhatAChildRegistersIsNotUnmatched() {
+        let parent = DependencyStore()
+        parent.decorate(Greeting.self) { _, greeting in FixedGreeting(greeting.text + "!") }
+        let child = DependencyStore(parent: parent)
+        child.register(FixedGreeting("Hi"), for: Greeting.self)
+        #expect(child.resolve(Greeting.self).text == "Hi!", "it runs")
+        #expect(parent.verify().isClean, "so it is not reported")
+    }
+
+    @Test func aDecoratorOfAForwardedTypeSaysToDecorateTheTarget() {
+        let store = DependencyStore()
+        store.register(FixedClock(1), for: FixedClock.self)
+        store.forward(Clock.self, to: FixedClock.self)
+        store.decorate(Clock.self) { _, clock in clock }
+        let problem = store.verify().problems.first { $0.kind == .unmatchedDecorator }
+        #expect(problem?.description.contains("only a forward of Clock") == true)
+        #expect(problem?.description.contains("add the decorator for the forward's target") == true)
+    }
+}

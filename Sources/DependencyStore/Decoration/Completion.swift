@@ -77,7 +77,8 @@ final class CompletionQueue {
     /// Builds of a completing stage running on this thread.
     var depth = 0
     var pending: [Pending] = []
-    /// While the queue runs: every instance of the resolve, by store and registration.
+    /// Every instance the resolve built so far, by store and registration: what a step's resolve
+    /// gets for a registration that keeps its instance.
     var completing: [ResolutionStack.GraphKey: Any] = [:]
     /// The entry whose steps are running.
     var running: Pending?
@@ -91,8 +92,8 @@ extension ResolutionStack {
         let queue = completionQueue
         queue.pending.append(
             CompletionQueue.Pending(
-                store: store, registration: registration, instance: instance, steps: steps, chain: registrations()))
-        if queue.isRunning { queue.completing[GraphKey(store, registration)] = instance }
+                store: store, registration: registration, instance: instance, steps: steps,
+                chain: completionChain + registrations()))
     }
 
     private var completionQueue: CompletionQueue {
@@ -114,21 +115,20 @@ extension ResolutionStack {
         queue.depth += 1
         let value = build()
         queue.depth -= 1
-        if queue.depth == 0, !queue.isRunning, !queue.pending.isEmpty {
-            runCompletions(of: queue, finishing: value, of: registration, in: store)
+        // Every build of the resolve, whether or not its type has a step: a step may resolve any.
+        queue.completing[GraphKey(store, registration)] = value
+        if queue.depth == 0, !queue.isRunning {
+            if !queue.pending.isEmpty {
+                runCompletions(of: queue)
+            }
+            queue.completing.removeAll()
         }
         leaveSharedGraph()
         return value
     }
 
-    private func runCompletions(
-        of queue: CompletionQueue, finishing value: Any, of registration: AnyRegistration, in store: DependencyStore
-    ) {
+    private func runCompletions(of queue: CompletionQueue) {
         queue.isRunning = true
-        queue.completing[GraphKey(store, registration)] = value
-        for entry in queue.pending {
-            queue.completing[GraphKey(entry.store, entry.registration)] = entry.instance
-        }
         var index = 0
         while index < queue.pending.count {
             let entry = queue.pending[index]
@@ -144,20 +144,28 @@ extension ResolutionStack {
         queue.isRunning = false
     }
 
-    /// For a resolve made by a completion step: the instance of `registration` being completed,
-    /// if it is one; or the cycle a `.unique` one would close.
+    /// For a resolve made while a completion step runs: the instance of `registration` that the
+    /// resolve built, when its scope keeps it; the cycle, when it is a `.unique` one on the chain
+    /// that built the instance being completed (a new one would need completing again); `nil`
+    /// otherwise, and for a forward, which resolves its target.
     func instanceBeingCompleted(
         _ registration: AnyRegistration, in store: DependencyStore, requester: Requester
     ) throws(ResolutionError) -> Any? {
-        guard let queue = completion, queue.isRunning,
-            let instance = queue.completing[GraphKey(store, registration)]
-        else { return nil }
-        guard registration.lifetime != .unique else {
-            let running = queue.running!
+        guard let queue = completion, queue.isRunning, let running = queue.running else { return nil }
+        if case .forward = registration.role { return nil }
+        if registration.lifetime == .unique {
+            guard running.chain.contains(where: { $0 === registration }) else { return nil }
             throw store.completionCycle(
-                closedBy: registration, building: running.chain, step: running.steps[0].location, requester: requester)
+                closedBy: registration, building: running.chain + registrations(), completing: running.registration,
+                step: running.steps[0].location, requester: requester)
         }
-        return instance
+        return queue.completing[GraphKey(store, registration)]
+    }
+
+    /// While a completion step runs: the chain that built the instance it completes, which a
+    /// resolve it makes extends.
+    var completionChain: [AnyRegistration] {
+        completion?.running?.chain ?? []
     }
 }
 

@@ -101,7 +101,7 @@ extension Diagnosis {
             return [
                 "DependencyStore: dependency cycle: \(request.chain.joined(separator: " -> "))",
                 "",
-                "  The completion step of '\(completed)' added at \(step) asked for '\(request.requested)', which the same resolve built.",
+                "  While the completion step of '\(completed)' added at \(step) ran, '\(request.requested)' was asked for, which built '\(completed)'.",
                 "  '\(request.requested)' is .unique: a resolve builds a new one, whose '\(completed)' would need completing again.",
                 "  Closed by: \(Self.describe(request.requester))",
                 "  Store: \(Self.describe(request.store))",

@@ -194,14 +194,13 @@ extension DependencyStore {
     /// A completion step that resolved a `.unique` registration its resolve built; `building`:
     /// what was being built when the completed instance was, itself last.
     func completionCycle(
-        closedBy registration: AnyRegistration, building: [AnyRegistration], step: SourceLocation,
-        requester: Requester
+        closedBy registration: AnyRegistration, building: [AnyRegistration], completing: AnyRegistration,
+        step: SourceLocation, requester: Requester
     ) -> ResolutionError {
         ResolutionError(
             .completionCycle(
                 request(of: registration.type, name: registration.name, by: requester, building: building),
-                completed: building.last.map(Diagnostics.label(of:)) ?? Diagnostics.label(of: registration),
-                step: step))
+                completed: Diagnostics.label(of: completing), step: step))
     }
 
     /// What a resolve passed, as one type (a tuple for several) and how many; `nil` for none.

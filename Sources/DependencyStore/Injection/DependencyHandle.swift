@@ -41,11 +41,15 @@ extension DependencyHandle {
     /// Throws the wrong-arguments diagnostic when a handle is made with `arguments` that the
     /// registration of `value` does not take. A handle made without arguments is not checked: its
     /// calls may pass them (`provider(arguments: ...)`).
+    ///
+    /// A handle that `resolvesOnce` (`Lazy`) is checked without arguments too: nothing can pass
+    /// them later, so a registration that needs them could never resolve.
     static func check<Value>(
         _ arguments: GivenArguments, for value: Value.Type, in store: DependencyStore, name: String?,
-        requester: Requester
+        requester: Requester, resolvesOnce: Bool = false
     ) throws(ResolutionError) {
-        guard case .some = arguments,
+        let given: Bool = if case .some = arguments { true } else { false }
+        guard given || resolvesOnce,
             let registration = store.lookUp(ObjectIdentifier(value), name: name, takingKeptInstance: false)?.found?
                 .registration,
             !registration.accepts(arguments)

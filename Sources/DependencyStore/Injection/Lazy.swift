@@ -25,7 +25,8 @@
 ///
 /// > Important: Resolving a lazy handle for a type nothing registers traps there, with the usual
 /// > diagnostic; `resolveIfRegistered(Lazy<T>.self)` returns `nil` instead. So does resolving it
-/// > with arguments its registration does not take.
+/// > with arguments its registration does not take, or without the arguments it needs: nothing
+/// > can pass them to a lazy handle later.
 ///
 /// ## In a `Sendable` class
 ///
@@ -80,7 +81,7 @@ extension Lazy: DependencyHandle {
         in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> Self {
         try prepare(Value.self, in: store, name: name, requester: requester)
-        try check(arguments, for: Value.self, in: store, name: name, requester: requester)
+        try check(arguments, for: Value.self, in: store, name: name, requester: requester, resolvesOnce: true)
         return Self(
             property: Injected(boundTo: store, name: name, requester: .lazyHandle(requester.location)),
             arguments: arguments)

@@ -142,7 +142,7 @@ final class ResolutionStack {
         if let completion {
             completion.depth = mark.completionDepth
             completion.pending.removeSubrange(min(mark.pendingCompletions, completion.pending.count)...)
-            if mark.completionDepth == 0, completion.isRunning {
+            if mark.completionDepth == 0 {
                 completion.isRunning = false
                 completion.running = nil
                 completion.completing.removeAll()

@@ -139,15 +139,29 @@ extension DependencyStore {
     }
 
     /// This store's decorators and completion steps that apply to no registration and no
-    /// contribution `copy` (what verify builds in) has: they would never run.
+    /// contribution that `copy` (what verify builds in) or a store layered over this one has: they
+    /// would never run.
     fileprivate func unmatchedDecorators(in copy: DependencyStore) -> [VerificationProblem] {
         let decorators = registry.withLock { $0.decorators }
-        let (registrations, contributions) = copy.registry.withLock { ($0.all, $0.contributions) }
+        guard !decorators.isEmpty else { return [] }
+        var candidates: [ObjectIdentifier: [AnyRegistration]] = [:]
+        let collect = { (registry: StoreCore.Registry) in
+            for registration in registry.all {
+                candidates[ObjectIdentifier(registration.type), default: []].append(registration)
+            }
+            for (key, elements) in registry.contributions {
+                candidates[key, default: []] += elements
+            }
+        }
+        copy.registry.withLock { collect($0) }
+        core.forEachDescendant(includingSelf: false) { _, registry in collect(registry) }
         var problems: [VerificationProblem] = []
         for (key, entries) in decorators.sorted(by: { $0.value[0].location.line < $1.value[0].location.line }) {
-            let candidates = registrations.filter { ObjectIdentifier($0.type) == key } + (contributions[key] ?? [])
-            for decorator in entries where !candidates.contains(where: decorator.applies(to:)) {
-                problems.append(.unmatched(decorator, in: description))
+            let found = candidates[key] ?? []
+            for decorator in entries where !found.contains(where: decorator.applies(to:)) {
+                let forwardsOnly =
+                    !found.isEmpty && found.allSatisfy { if case .forward = $0.role { true } else { false } }
+                problems.append(.unmatched(decorator, forwardsOnly: forwardsOnly, in: description))
             }
         }
         return problems

@@ -237,7 +237,7 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
         )
     }
 
-    static func unmatched(_ decorator: Decorator, in store: String) -> Self {
+    static func unmatched(_ decorator: Decorator, forwardsOnly: Bool, in store: String) -> Self {
         let (name, every): (String?, Bool) =
             switch decorator.target {
             case .registration(let name): (name, false)
@@ -245,17 +245,26 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
             }
         let node = DependencyGraph.Node.missing(decorator.type, name: name)
         let what = decorator.completes ? "completion step" : "decorator"
-        let matches = every ? "no registration or contribution of \(node)" : "no registration of \(node)"
+        let matches =
+            forwardsOnly
+            ? "only a forward of \(node), which builds nothing of its own"
+            : every ? "no registration or contribution of \(node)" : "no registration of \(node)"
         let fix =
-            every
-            ? "register or contribute \(node), or remove the \(what)"
-            : "register \(node)\(name == nil ? "" : " under that name"), add the \(what) for the name that is "
-                + "registered, or use decorate(every:) for every name; remove it if the type is gone"
+            if forwardsOnly {
+                "add the \(what) for the forward's target, whose instance the forward hands out"
+            } else if every {
+                "register or contribute \(node), or remove the \(what)"
+            } else if decorator.completes {
+                "register \(node), add the step for the name that is registered, or remove it"
+            } else {
+                "register \(node), decorate the name that is registered, or use decorate(every:) for every name; "
+                    + "remove it if the type is gone"
+            }
         return Self(
             kind: .unmatchedDecorator,
             path: [node],
             description: "unmatched \(what): the \(what) added at \(decorator.location) (in \(store)) matches "
-                + "\(matches), so it never runs. Fix: \(fix)."
+                + "\(matches) in this store, its parents or the stores over it, so it never runs. Fix: \(fix)."
         )
     }
 

@@ -157,13 +157,16 @@ final class Verifier {
         _ registration: AnyRegistration,
         requestedBy requester: AnyRegistration? = Verifier.innermostBuild()
     ) {
+        // What a completion step resolves is still verified as a root of its own: built first, it
+        // may close a cycle through the step that building it inside the step cannot show.
+        let inStep = ResolutionStack.currentIfCreated?.completion?.isRunning ?? false
         let cause: String? = state.withLock { state in
             guard !state.finished else { return nil }
             let to = node(registration, in: &state)
             if let requester {
                 addEdge(from: node(requester, in: &state).key, to: to.key, isLazy: false, in: &state)
             }
-            state.resolved.insert(ObjectIdentifier(registration))
+            if !inStep { state.resolved.insert(ObjectIdentifier(registration)) }
             return state.poisoned[ObjectIdentifier(registration)]
         }
         if let cause, isWorkerThread {
@@ -219,14 +222,15 @@ final class Verifier {
     /// it, then the factories on this thread.
     static func buildsOnThisWorker() -> [AnyRegistration] {
         let stack = ResolutionStack.current
-        return (stack.verificationWorker?.asyncChain ?? []) + stack.registrations()
+        return (stack.verificationWorker?.asyncChain ?? []) + stack.completionChain + stack.registrations()
     }
 
     /// The registration being built innermost on this worker, if any: what a resolve made now is
     /// a dependency of.
     static func innermostBuild() -> AnyRegistration? {
         let stack = ResolutionStack.current
-        return stack.frames.last?.registration ?? stack.verificationWorker?.asyncChain.last
+        return stack.frames.last?.registration ?? stack.completion?.running?.registration
+            ?? stack.verificationWorker?.asyncChain.last
     }
 
     /// Records `error`, which a resolve of `subject` made in an `async` chain failed with, while
@@ -259,6 +263,10 @@ final class Verifier {
                 }
                 return .missing(nodes + [missing], lazyAt: nil)
             case .cycle:
+                guard !nodes.isEmpty else {
+                    let node = withRegistrationOf(subject, appendedTo: [], in: &state)
+                    return .cycle(node + node)
+                }
                 let start =
                     chain.firstIndex {
                         $0.type == subject.type && $0.name == subject.name
