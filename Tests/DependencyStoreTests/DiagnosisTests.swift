@@ -223,7 +223,7 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
             FixedGreeting(String(repeating: text, count: times))
         }
         guard
-            case .wrongArguments(let request, _, let expected, let shortNames, let given) = reason({
+            case .wrongArguments(let request, _, let expected, let shortNames, let given, _) = reason({
                 _ = try store.tryResolve(Greeting.self, name: "daily")
             })
         else {

@@ -327,6 +327,38 @@ struct RemovalTests {
         #expect(result.description.contains("Empty registered nothing in"))
     }
 
+    private struct Decorating: Assembly {
+        func assemble(into store: DependencyStore) {
+            store.decorate(Greeting.self) { _, greeting in FixedGreeting(greeting.text + "!") }
+        }
+    }
+
+    private struct Outer: Assembly {
+        func assemble(into store: DependencyStore) {
+            store.apply(Decorating())
+        }
+    }
+
+    @Test func anAssemblyThatOnlyDecoratedSaysWhatItRemoved() {
+        let store = DependencyStore()
+        store.register(FixedGreeting("Hi"), for: Greeting.self)
+        store.apply(Decorating())
+        #expect(store.resolve(Greeting.self).text == "Hi!")
+        let result = store.unload(Decorating.self)
+        #expect(result.removed == 0, "no registration or contribution")
+        #expect(result.description.contains("removed 1 decorator or completion step of Decorating from"))
+        #expect(store.resolve(Greeting.self).text == "Hi")
+    }
+
+    @Test func anAssemblyAppliedByAnotherIsUnloadedWithIt() {
+        let store = DependencyStore()
+        store.register(FixedGreeting("Hi"), for: Greeting.self)
+        store.apply(Outer())
+        #expect(store.unload(Outer.self).wasApplied)
+        let inner = store.unload(Decorating.self)
+        #expect(inner.description.contains("Decorating was unloaded from"))
+    }
+
     @Test func aCollectionWhoseElementsWereUnloadedNamesTheUnload() throws {
         let store = DependencyStore()
         store.apply(Plugins())

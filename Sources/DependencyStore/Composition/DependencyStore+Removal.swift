@@ -72,13 +72,19 @@ extension DependencyStore {
         let belongs: (AssemblyTag?) -> Bool = { $0?.isPart(of: tag.type) ?? false }
         let location = SourceLocation(fileID: fileID, line: line)
         let how = "unload(\(tag.name).self)"
+        var requirements = 0
         let (removed, unloadedDecorators, applied):
             ([AnyRegistration], [ObjectIdentifier: [Decorator]], UnloadResult.Applied) = registry.withLock {
                 registry in
                 let applied: UnloadResult.Applied =
-                    registry.appliedAssemblies.remove(tag.type) != nil
+                    registry.appliedAssemblies.removeValue(forKey: tag.type) != nil
                     ? .applied : registry.unloadedAssemblies.contains(tag.type) ? .unloadedAlready : .never
                 registry.unloadedAssemblies.insert(tag.type)
+                // The assemblies it applied went with it.
+                for (nested, enclosing) in registry.appliedAssemblies where enclosing.contains(tag.type) {
+                    registry.appliedAssemblies[nested] = nil
+                    registry.unloadedAssemblies.insert(nested)
+                }
                 var removed: [AnyRegistration] = []
                 for registration in registry.all where belongs(registration.assembly) {
                     registry.remove(registration, at: location, how: how)
@@ -101,7 +107,9 @@ extension DependencyStore {
                     unloadedDecorators[key] = entries.filter { belongs($0.assembly) }
                     registry.decorators[key] = kept.isEmpty ? nil : kept
                 }
+                requirements = registry.requirements.count
                 registry.requirements.removeAll { belongs($0.assembly) }
+                requirements -= registry.requirements.count
                 // What the assembly registered is gone, so are the replacements it took part in.
                 registry.overrides.removeAll { belongs($0.replacedAssembly) || belongs($0.replacementAssembly) }
                 return (removed, unloadedDecorators, applied)
@@ -119,7 +127,9 @@ extension DependencyStore {
             }
         }
         release(removed)
-        return UnloadResult(assembly: tag.name, removed: removed.count, applied: applied, store: description)
+        return UnloadResult(
+            assembly: tag.name, removed: removed.count, decorators: decorators, requirements: requirements,
+            applied: applied, store: description)
     }
 
     /// Makes the stores layered over this one forget what they built from `removed`, then
@@ -220,15 +230,20 @@ public struct UnloadResult: Hashable, Sendable, CustomStringConvertible {
 
     private let applied: Applied
 
-    init(assembly: String, removed: Int, applied: Applied, store: String) {
+    init(assembly: String, removed: Int, decorators: Int, requirements: Int, applied: Applied, store: String) {
         self.removed = removed
         self.applied = applied
+        let parts = [
+            (removed, "registration or contribution", "registrations and contributions"),
+            (decorators, "decorator or completion step", "decorators and completion steps"),
+            (requirements, "requirement", "requirements"),
+        ].filter { $0.0 != 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
         description =
             switch applied {
-            case .applied where removed == 0:
+            case .applied where parts.isEmpty:
                 "unload(\(assembly).self) removed nothing: \(assembly) registered nothing in \(store) that is still there."
             case .applied:
-                "unload(\(assembly).self) removed \(removed) of the registrations and contributions of \(assembly) from \(store)."
+                "unload(\(assembly).self) removed \(parts.joined(separator: ", ")) of \(assembly) from \(store)."
             case .unloadedAlready:
                 "unload(\(assembly).self) removed nothing: \(assembly) was unloaded from \(store) already."
             case .never:

@@ -52,7 +52,8 @@ extension Diagnosis {
                 "  On one thread this is the ordinary cycle trap; across threads it would hang both threads forever.",
                 "",
             ] + Self.cycleFix
-        case .wrongArguments(let request, let registeredAt, let expected, let expectedShortNames, let given):
+        case .wrongArguments(
+            let request, let registeredAt, let expected, let expectedShortNames, let given, let context):
             let takes = expected.map { "(" + $0.joined(separator: ", ") + ")" } ?? "no arguments"
             let passed = given.map { $0.count == 1 ? "(\($0.type))" : $0.type } ?? "no arguments"
             let nameArgument = request.name.map { ", name: \"\($0)\"" } ?? ""
@@ -66,10 +67,16 @@ extension Diagnosis {
                 "",
             ]
                 + (expected == nil
-                    ? [
-                        "  To fix: resolve it without arguments, or register a factory that takes them:",
-                        "      register(\(request.shortName).self\(nameArgument)) { store, argument in ... }",
-                    ]
+                    ? (context.isolation.map {
+                        [
+                            "  To fix: resolve it without arguments: a \($0) factory takes none. To give it a value, register",
+                            "  the value for its factory to resolve.",
+                        ]
+                    }
+                        ?? [
+                            "  To fix: resolve it without arguments, or register a factory that takes them:",
+                            "      register(\(request.shortName).self\(nameArgument)) { (store, argument: \(context.givenShortName ?? "<Type>")) in ... }",
+                        ])
                     : [
                         "  To fix: pass values of exactly those types, in that order:",
                         "      resolve(\(request.shortName).self\(nameArgument), arguments: \(placeholders))",

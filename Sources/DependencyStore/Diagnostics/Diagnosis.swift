@@ -24,9 +24,11 @@ indirect enum Diagnosis: Sendable {
     /// names of the types the factory takes (`nil`: it takes none), `expectedShortNames` their short
     /// names; `given`: what the resolve passed, as one type (a tuple for several) and how many
     /// (`nil`: no arguments).
+    /// `isolation`: `main-actor` or `async` for a registration whose factory runs there, which
+    /// takes no arguments; `givenShortName`: the short name of the one type given, if one was.
     case wrongArguments(
         Request, registeredAt: SourceLocation, expected: [String]?, expectedShortNames: [String],
-        given: (type: String, count: Int)?)
+        given: (type: String, count: Int)?, context: (isolation: String?, givenShortName: String?))
     /// A forward whose target (its label) built a `built` (a full type name), which is not of the
     /// forwarded type. The request's requester is the forward.
     case forwardMismatch(Request, target: String, built: String)

@@ -70,11 +70,22 @@ extension DependencyStore {
         requester: Requester
     ) -> ResolutionError {
         let passed = Self.passed(given)
+        let isolation: String? =
+            switch registration.isolation {
+            case .none: nil
+            case .mainActor: "main-actor"
+            default: "async"
+            }
+        let givenShortName: String? =
+            if case .some(let values) = given, values.count == 1 { Diagnostics.shortName(of: values.types) } else {
+                nil
+            }
         return ResolutionError(
             .wrongArguments(
                 request(of: registration, by: requester), registeredAt: registration.location,
                 expected: registration.argumentTypes?.map(Diagnostics.name(of:)),
-                expectedShortNames: registration.argumentTypes?.map(Diagnostics.shortName(of:)) ?? [], given: passed))
+                expectedShortNames: registration.argumentTypes?.map(Diagnostics.shortName(of:)) ?? [], given: passed,
+                context: (isolation, givenShortName)))
     }
 
     /// What the stores remember of a missing `type`: its removal, and who requires it.

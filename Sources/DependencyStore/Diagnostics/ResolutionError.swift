@@ -79,7 +79,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
             // What this thread builds is what the last thread waits for.
             let awaited = threads.map(\.awaited.label)
             (kind, typeName, chain) = (.cycle, awaited[0], [awaited.last!] + awaited)
-        case .wrongArguments(let request, _, _, _, _):
+        case .wrongArguments(let request, _, _, _, _, _):
             (kind, typeName, chain) = (.wrongArguments, request.requested, request.chain)
         case .forwardMismatch(let request, let target, _):
             (kind, typeName, chain) = (.wrongType, request.requested, [request.requested, target])

@@ -54,8 +54,9 @@ extension DependencyStore {
     public func apply(_ assemblies: [any Assembly]) {
         for assembly in assemblies {
             let type = ObjectIdentifier(type(of: assembly))
+            let enclosing = AssemblyTag.current.map { $0.enclosing + [$0.type] } ?? []
             registry.withLock { registry in
-                registry.appliedAssemblies.insert(type)
+                registry.appliedAssemblies[type, default: []] += enclosing
                 registry.unloadedAssemblies.remove(type)
             }
             AssemblyTag.applying(AssemblyTag.nested(Swift.type(of: assembly))) {

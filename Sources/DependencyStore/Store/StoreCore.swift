@@ -86,9 +86,9 @@ final class StoreCore {
         /// What `unregister` and `unload` removed, by type and name, for the diagnostic of a
         /// resolve that comes after; forgotten when something is registered there again.
         var removals: [TypeAndName: Removal] = [:]
-        /// The assemblies applied to this store (nested ones too) and not unloaded since, by type:
-        /// what `unload` tells a never-applied assembly by.
-        var appliedAssemblies: Set<ObjectIdentifier> = []
+        /// The assemblies applied to this store (nested ones too) and not unloaded since, by type,
+        /// with the assemblies that applied them: what `unload` tells a never-applied assembly by.
+        var appliedAssemblies: [ObjectIdentifier: [ObjectIdentifier]] = [:]
         /// The assemblies unloaded from this store and not applied again since.
         var unloadedAssemblies: Set<ObjectIdentifier> = []
         /// Collections (by element type) whose every element an `unload` removed: what a resolve
