@@ -430,3 +430,21 @@ struct GraphPictureTests {
         #expect(problem?.description.contains("add the decorator for the forward's target") == true)
     }
 }
+
+@Suite struct UnusedSampleTests {
+    @Test func sampleArgumentsThatMatchNoRegistrationTakingArgumentsAreReported() {
+        let store = DependencyStore()
+        store.register(Greeting.self, name: "formal") { (_, name: String) in FixedGreeting("Good day, \(name)") }
+        store.register(FixedClock(1), for: Clock.self)
+        let report = store.verify(sampleArguments: [
+            SampleArguments(for: Greeting.self, name: "formal", "Ada"),  // used
+            SampleArguments(for: Greeting.self, name: "typo", "Ada"),
+            SampleArguments(for: Clock.self, 1),
+        ])
+        let unused = report.problems.filter { $0.kind == .unusedSample }.map(\.description)
+        #expect(unused.count == 2, "\(report)")
+        #expect(unused.contains { $0.contains("the SampleArguments for Greeting (named \"typo\") match no") })
+        #expect(unused.contains { $0.contains("the SampleArguments for Clock match no registration") })
+        #expect(!report.problems.contains { $0.kind != .unusedSample }, "the formal greeting was built")
+    }
+}

@@ -209,6 +209,8 @@ private struct VerificationPlan {
     var asyncRoots: [AnyRegistration] = []
     /// Not built: their factory takes arguments nobody gave.
     var skipped: [AnyRegistration] = []
+    /// Sample arguments no registration that takes arguments used: what they are for.
+    var unusedSamples: [String] = []
     /// Not built: main-actor and `async` registrations, unless `isolated`.
     var skippedForIsolation: [AnyRegistration] = []
 
@@ -231,6 +233,7 @@ private struct VerificationPlan {
         .sorted { $0.0.lexicographicallyPrecedes($1.0) }
         .map(\.1)
 
+        var usedSamples = Set<Int>()
         for registration in registrations {
             if registration.isolation == .async, isolated {
                 asyncRoots.append(registration)
@@ -238,20 +241,24 @@ private struct VerificationPlan {
                 skippedForIsolation.append(registration)
             } else if registration.argumentTypes == nil {
                 roots.append((registration, .none))
-            } else if let sample = sampleArguments.last(where: {
+            } else if let index = sampleArguments.lastIndex(where: {
                 $0.type == ObjectIdentifier(registration.type) && $0.name == registration.name
             }) {
-                roots.append((registration, sample.given))
+                usedSamples.insert(index)
+                roots.append((registration, sampleArguments[index].given))
             } else {
                 skipped.append(registration)
             }
         }
+        unusedSamples = sampleArguments.indices.filter { !usedSamples.contains($0) }.map { sampleArguments[$0].label }
     }
 
     func report(of store: DependencyStore, overrides: OverrideRule) -> VerificationReport {
         let report = verifier.report(
             store: store, skipped: skipped, isolated: skippedForIsolation,
             verifiedCount: roots.count + asyncRoots.count)
-        return report.adding(store.requirementsAndOverrides(metIn: copy, rule: overrides))
+        var found = store.requirementsAndOverrides(metIn: copy, rule: overrides)
+        found.problems += unusedSamples.map(VerificationProblem.unusedSample)
+        return report.adding(found)
     }
 }

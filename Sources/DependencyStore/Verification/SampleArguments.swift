@@ -11,6 +11,8 @@ public struct SampleArguments {
     let type: ObjectIdentifier
     let name: String?
     let given: GivenArguments
+    /// What it is for, as a report names it: `Greeting (named "formal")`.
+    let label: String
 
     /// The sample for the registration of `type` with `name`: what the generated initialisers, one
     /// for each number of arguments (SampleArguments+Arities.generated.swift), make.
@@ -18,6 +20,7 @@ public struct SampleArguments {
         self.type = ObjectIdentifier(type)
         self.name = name
         self.given = given
+        label = name.map { "\(Diagnostics.shortName(of: type)) (named \"\($0)\")" } ?? Diagnostics.shortName(of: type)
     }
 }
 

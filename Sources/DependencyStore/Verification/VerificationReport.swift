@@ -187,6 +187,9 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
         /// ``DependencyStore/complete(_:name:fileID:line:_:)``) whose type and name match no
         /// registration and no contribution of the store: it would never run.
         case unmatchedDecorator
+        /// ``SampleArguments`` that no registration taking arguments used: a typo in the type or
+        /// the name, or a registration that no longer takes arguments.
+        case unusedSample
     }
 
     /// What kind of problem it is.
@@ -265,6 +268,16 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
             path: [node],
             description: "unmatched \(what): the \(what) added at \(decorator.location) (in \(store)) matches "
                 + "\(matches) in this store, its parents or the stores over it, so it never runs. Fix: \(fix)."
+        )
+    }
+
+    static func unusedSample(_ label: String) -> Self {
+        Self(
+            kind: .unusedSample,
+            path: [],
+            description: "unused sample arguments: the SampleArguments for \(label) match no registration that takes "
+                + "arguments, so they were not used. Fix: give the type and name of a registration whose factory "
+                + "takes arguments, or remove them."
         )
     }
 
