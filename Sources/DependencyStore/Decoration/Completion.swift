@@ -6,6 +6,15 @@
 // instance being completed for a registration that keeps it (`.graph`, `.singleton`, custom,
 // `.weak`), and a cycle for a `.unique` one.
 
+internal import DependencyStoreAtomics
+
+/// How many times a first completion step was noted (see `CompletionQueue.anyStepAdded`).
+private nonisolated(unsafe) let stepsAdded: UnsafeMutablePointer<Int> = {
+    let count = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    count.initialize(to: 0)
+    return count
+}()
+
 extension DependencyStore {
     /// Adds a completion step for the instances of `type` (registered under `name`) that this
     /// store, or a store layered over it, builds: it runs once the whole resolve that built the
@@ -63,15 +72,14 @@ final class CompletionQueue {
         let chain: [AnyRegistration]
     }
 
-    /// Whether any completion step was ever added in this process: set once, never cleared.
-    private static let stepsAdded = Lock(false)
-
+    /// Whether any completion step was ever added in this process: set once, never cleared, and
+    /// read without a lock by every build of a stage that completes.
     static var anyStepAdded: Bool {
-        stepsAdded.withLock { $0 }
+        dependency_store_load_relaxed(stepsAdded) != 0
     }
 
     static func noteStepAdded() {
-        stepsAdded.withLock { $0 = true }
+        if !anyStepAdded { dependency_store_add(stepsAdded, 1) }
     }
 
     /// Builds of a completing stage running on this thread.
