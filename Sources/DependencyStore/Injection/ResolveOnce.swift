@@ -41,6 +41,7 @@ enum InjectedBinding {
 /// property wait on it, and they need exactly the value being built. A reader that would wait
 /// for a thread that waits for it (a dependency cycle spanning threads) traps with both chains
 /// instead; on one thread, the store traps with the chain (see below).
+@inline(__always)
 func resolveOnce<Value, Failure: Error>(
     cell: OnceCell<Value>,
     type: Any.Type,
