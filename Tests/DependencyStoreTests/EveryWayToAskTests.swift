@@ -210,3 +210,24 @@ private final class ClockReader: @unchecked Sendable {
     }
 }
 #endif
+
+/// A long-lived object made in the app's store reads what only a request's store registers: the
+/// message explains the server case.
+@Suite struct ServerMessageTests {
+    private final class AppService: @unchecked Sendable {
+        @Injected var clock: Clock
+    }
+
+    @Test func aValueOnlyARequestStoreRegistersIsNamedWhereItIsRegistered() throws {
+        let app = DependencyStore()
+        let service = app.execute { AppService() }  // made at start-up, bound to the app's store
+        let request = DependencyStore(parent: app)
+        request.register(FixedClock(7), for: Clock.self)
+        let error = try #require(
+            #expect(throws: ResolutionError.self) { try request.execute { try service.$clock.tryValue() } })
+        #expect(error.description.contains("'Clock' is registered in the store created at"))
+        #expect(error.description.contains("layered over this store. An object bound to this store"))
+        #expect(error.description.contains("resolve it where that store is current (inside its execute { })"))
+        withExtendedLifetime(request) {}
+    }
+}

@@ -225,6 +225,16 @@ extension Diagnosis {
                         + ": what resolves the collection after that finds nothing.")
             case .requiredBy(let declarer):
                 lines.append("  Required by: \(declarer), which expects the app to register it.")
+            case .registeredInStoresOver(let stores, let count):
+                let more = count > stores.count ? " and \(count - stores.count) more" : ""
+                lines.append(
+                    "  '\(shortName)' is registered in \(stores.joined(separator: " and "))\(more), layered over this store. An object bound to this store"
+                )
+                lines.append(
+                    "  (one made at start-up, say, then used while a request is handled) does not see what a store over it adds:"
+                )
+                lines.append(
+                    "  resolve it where that store is current (inside its execute { }), or pass the value in.")
             }
         }
         if !missing.closeMatches.isEmpty {

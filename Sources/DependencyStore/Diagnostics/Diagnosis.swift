@@ -110,6 +110,9 @@ extension Diagnosis {
         /// Every element of the collection asked for was removed by `how` (an `unload`); the first
         /// was contributed at `contributedAt`.
         case elementsRemoved(contributedAt: SourceLocation, removedAt: SourceLocation, how: String, inStore: String?)
+        /// Registered in `count` stores layered over the one asked (the first ones named): what a
+        /// request's or a test's store adds, which an object bound to this store does not see.
+        case registeredInStoresOver([String], count: Int)
         /// Declared required by an assembly: `SessionAssembly (at App/Session.swift:12)`.
         case requiredBy(String)
     }

@@ -117,6 +117,17 @@ extension DependencyStore {
             }
             notes += requirements.map { .requiredBy($0.declarer) }
         }
+        // Registered in a store layered over this one (a request's, a test's), which an object
+        // bound to this store does not see.
+        var over: [StoreCore] = []
+        core.forEachDescendant(includingSelf: false) { core, registry in
+            if registry[key.type, name] != nil { over.append(core) }
+        }
+        if !over.isEmpty {
+            notes.append(
+                .registeredInStoresOver(
+                    over.prefix(2).map { "\(DependencyStore.resolving(through: $0))" }, count: over.count))
+        }
         return notes
     }
 
