@@ -9,11 +9,7 @@
 internal import DependencyStoreAtomics
 
 /// How many times a first completion step was noted (see `CompletionQueue.anyStepAdded`).
-private nonisolated(unsafe) let stepsAdded: UnsafeMutablePointer<Int> = {
-    let count = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-    count.initialize(to: 0)
-    return count
-}()
+private nonisolated(unsafe) let stepsAdded = makeProcessCounter()
 
 extension DependencyStore {
     /// Adds a completion step for the instances of `type` (registered under `name`) that this

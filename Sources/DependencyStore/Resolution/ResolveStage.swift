@@ -52,14 +52,29 @@ extension ResolveStage {
         _ registration: Registration<T>, in store: DependencyStore, arguments: GivenArguments,
         on stack: ResolutionStack
     ) -> T {
+        runFactory(registration, in: store, arguments: arguments, on: stack)
+    }
+
+    /// The factory and `finish` on the resolve's frame; for a stage that `completes`, inside
+    /// `completingBuilds`. The body of the default `build`, and what `TimedBuild` times.
+    @inline(__always)
+    static func runFactory<T>(
+        _ registration: Registration<T>, in store: DependencyStore, arguments: GivenArguments,
+        on stack: ResolutionStack
+    ) -> T {
         if completes {
             return stack.completingBuilds(of: registration, in: store) { () -> T in
-                stack.push(ResolutionStack.Frame(store: store, registration: registration))
-                let value = finish(registration.build(store, arguments), of: registration, in: store)
-                stack.pop()
-                return value
+                runOnFrame(registration, in: store, arguments: arguments, on: stack)
             }
         }
+        return runOnFrame(registration, in: store, arguments: arguments, on: stack)
+    }
+
+    @inline(__always)
+    private static func runOnFrame<T>(
+        _ registration: Registration<T>, in store: DependencyStore, arguments: GivenArguments,
+        on stack: ResolutionStack
+    ) -> T {
         stack.push(ResolutionStack.Frame(store: store, registration: registration))
         // No `defer`: neither a factory nor a decorator throws, and one that traps or escapes
         // (`Escape`) never comes back here. A `defer` in a generic function is a call of its own.

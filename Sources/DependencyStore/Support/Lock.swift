@@ -126,3 +126,11 @@ extension UnsafeMutablePointer where Pointee == PlatformMutex {
         #endif
     }
 }
+
+/// A process-wide counter for `dependency_store_add` and `dependency_store_load_relaxed`: memory
+/// of its own, never freed, that a build reads without a lock.
+func makeProcessCounter() -> UnsafeMutablePointer<Int> {
+    let count = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    count.initialize(to: 0)
+    return count
+}

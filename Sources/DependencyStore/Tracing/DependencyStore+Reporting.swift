@@ -5,11 +5,7 @@ internal import DependencyStoreAtomics
 
 /// How many `async` factories are running, in any task: while none is, no task has a chain of
 /// builds, and an event's chain does not read the task-local one (a hundred instructions and more).
-private nonisolated(unsafe) let asyncFactoriesRunning: UnsafeMutablePointer<Int> = {
-    let count = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-    count.initialize(to: 0)
-    return count
-}()
+private nonisolated(unsafe) let asyncFactoriesRunning = makeProcessCounter()
 
 extension DependencyStore {
     /// A resolve of a store that has observers: timed, then reported on this thread, once the
@@ -154,12 +150,7 @@ enum TimedBuild: ResolveStage {
         let trace = stack.tracing
         trace.nestedNanoseconds.append(0)
         let start = clock.now()
-        let value = stack.completingBuilds(of: registration, in: store) { () -> T in
-            stack.push(ResolutionStack.Frame(store: store, registration: registration))
-            let value = finish(registration.build(store, arguments), of: registration, in: store)
-            stack.pop()
-            return value
-        }
+        let value = runFactory(registration, in: store, arguments: arguments, on: stack)
         let nanoseconds = Tracing.elapsed(from: start, to: clock.now())
         let nested = trace.nestedNanoseconds.removeLast()
         if let outer = trace.nestedNanoseconds.indices.last {
