@@ -183,7 +183,13 @@ final class WaitOutcome: @unchecked Sendable {
         let live = DependencyStore()
         let builds = Counter()
         live.register(Session.self, scope: .singleton) { _ in Session(builds.increment()) }
-        let children = (0..<rounds).map { _ in DependencyStore(parent: live) }
+        live.register(FixedGreeting("live"), for: Greeting.self)
+        // Each child overrides something, so it keeps its own instance rather than sharing.
+        let children = (0..<rounds).map { _ in
+            let child = DependencyStore(parent: live)
+            child.register(FixedGreeting("child"), for: Greeting.self)
+            return child
+        }
         let distinct = (0..<rounds).map { _ in Recorded<Set<ObjectIdentifier>>([]) }
 
         onManyThreads(threads: 8, rounds: rounds) { round, _ in

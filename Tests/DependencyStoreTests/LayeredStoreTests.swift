@@ -58,12 +58,24 @@ import Testing
         let live = liveStore()
         let liveBanner = live.resolve(Banner.self)
         let child = DependencyStore(parent: live)
+        child.register(FixedClock(2), for: Clock.self)
         let childBanner = child.resolve(Banner.self)
 
-        child.reset(.singleton)
+        #expect(child.reset(.singleton) == 1)
 
         #expect(child.resolve(Banner.self) !== childBanner)
         #expect(live.resolve(Banner.self) === liveBanner)
+    }
+
+    @Test func aChildThatOverridesNothingSharesTheParentsInstanceAndResetsNothingOfIt() {
+        let live = liveStore()
+        let child = DependencyStore(parent: live)
+        let shared = child.resolve(Banner.self)
+
+        #expect(child.reset(.singleton) == 0, "the instance is the parent's")
+
+        #expect(child.resolve(Banner.self) === shared)
+        #expect(live.resolve(Banner.self) === shared)
     }
 
     @Test func whatTheParentRegistersLaterIsSeenByTheChild() {
@@ -128,10 +140,15 @@ import Testing
 }
 
 @Suite struct ParentReRegistrationTests {
-    @Test func aParentsReRegistrationReleasesWhatAChildKeptFromTheOldOne() {
+    /// A child that overrides something (here a Greeting) keeps its own instances of the parent's
+    /// cached registrations; one that does not shares the parent's.
+    @Test(arguments: [true, false])
+    func aParentsReRegistrationReleasesWhatAChildKeptFromTheOldOne(childOverrides: Bool) {
         let parent = DependencyStore()
+        parent.register(FixedGreeting("parent"), for: Greeting.self)
         parent.register(Session.self, scope: .singleton) { _ in Session(1) }
         let child = DependencyStore(parent: parent)
+        if childOverrides { child.register(FixedGreeting("child"), for: Greeting.self) }
         let old = WeakBox(child.resolve(Session.self))
 
         parent.register(Session.self, scope: .singleton) { _ in Session(2) }
@@ -142,25 +159,34 @@ import Testing
             parent.register(Session.self, scope: .singleton) { _ in Session(n) }
             #expect(child.resolve(Session.self).number == n)
         }
-        #expect(child.reset(.singleton) == 1, "only the instance a resolve could still return is counted")
+        let owner = childOverrides ? child : parent
+        #expect(owner.reset(.singleton) == 1, "only the instance a resolve could still return is counted")
     }
 
-    @Test func itReachesGrandchildrenAndChildrenMadeBeforeAndAfter() {
+    @Test(arguments: [true, false])
+    func itReachesGrandchildrenAndChildrenMadeBeforeAndAfter(storesOverride: Bool) {
         let root = DependencyStore()
+        root.register(FixedGreeting("root"), for: Greeting.self)
         root.register(Session.self, scope: .session) { _ in Session(1) }
-        let early = DependencyStore(parent: root)
-        let grandchild = DependencyStore(parent: early)
+        func layer(over parent: DependencyStore) -> DependencyStore {
+            let store = DependencyStore(parent: parent)
+            if storesOverride { store.register(FixedGreeting("layer"), for: Greeting.self) }
+            return store
+        }
+        let early = layer(over: root)
+        let grandchild = layer(over: early)
         let olds = [WeakBox(early.resolve(Session.self)), WeakBox(grandchild.resolve(Session.self))]
 
         root.register(Session.self, scope: .session) { _ in Session(2) }
-        let late = DependencyStore(parent: root)
-        let lateGrandchild = DependencyStore(parent: late)
+        let late = layer(over: root)
+        let lateGrandchild = layer(over: late)
 
         #expect(olds.allSatisfy { $0.object == nil })
         for store in [early, grandchild, late, lateGrandchild] {
             #expect(store.resolve(Session.self).number == 2)
-            #expect(store.reset(.session) == 1)
+            #expect(store.reset(.session) == (storesOverride ? 1 : 0))
         }
+        #expect(root.reset(.session) == (storesOverride ? 0 : 1))
     }
 
     @Test func aChildsOwnRegistrationIsNotTouched() {

@@ -188,17 +188,21 @@ private func registerCar(in store: DependencyStore, clock: ManualClock? = nil) {
         let (childEvents, childObservation) = recordEvents(of: child)
 
         _ = child.resolve(TracedEngine.self)
-        _ = unobservedChild.resolve(TracedEngine.self)
 
         #expect(parentEvents.value.isEmpty)
         #expect(childEvents.value.map(\.label) == ["TracedSpark", "TracedEngine"])
         #expect(childEvents.value.allSatisfy { $0.store == child.description && $0.build != nil })
         #expect(child.description != parent.description)
 
-        // The child's singletons are the child's: the parent builds its own, and says so.
-        _ = parent.resolve(TracedEngine.self)
+        // A store with observers of its own keeps its own singletons. One without shares the
+        // parent's (the sharing rule): the parent builds them, and says so.
+        _ = unobservedChild.resolve(TracedEngine.self)
         #expect(parentEvents.value.map(\.store) == [parent.description, parent.description])
         #expect(parentEvents.value.allSatisfy { $0.build != nil })
+        _ = parent.resolve(TracedEngine.self)
+        #expect(parentEvents.value.count == 3)
+        #expect(parentEvents.value.last?.build == nil, "kept since the unobserved child's resolve")
+        #expect(childEvents.value.count == 2)
         parentObservation.cancel()
         childObservation.cancel()
     }

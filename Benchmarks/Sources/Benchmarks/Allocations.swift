@@ -34,7 +34,14 @@ func countAllocations(of kind: String, count: Int) -> Bool {
     let observation = observedStore.observeResolves { event in blackHole(event.build) }
     defer { withExtendedLifetime(observation) {} }
 
+    let server = Server()
+    let handWired = HandWiredServer()
+
     switch kind {
+    case "request":
+        for number in 0..<count { blackHole(server.handleThroughAStore(number)) }
+    case "handwiredrequest":
+        for number in 0..<count { blackHole(handWired.handle(number)) }
     case "observed":
         for _ in 0..<count { blackHole(observedStore.resolve(Service.self)) }
     case "singleton":

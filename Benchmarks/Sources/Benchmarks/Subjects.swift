@@ -46,6 +46,87 @@ final class PlainInjectedHolder {
     @Injected var service: any PlainService
 }
 
+// MARK: - A request through a store of its own
+
+/// An app-wide repository a server keeps once.
+final class Repository: Sendable {
+    let number = 3
+}
+
+/// A request's own values.
+struct RequestID: Sendable {
+    let value: Int
+}
+
+final class RequestUser: Sendable {
+    let name: String
+    init(name: String) { self.name = name }
+}
+
+/// A handler's dependencies as `@Injected` properties: two app-wide singletons, two values of the
+/// request.
+final class RequestHandler {
+    @Injected var service: Service
+    @Injected var repository: Repository
+    @Injected var request: RequestID
+    @Injected var user: RequestUser
+
+    func handle() -> Int {
+        service.number + repository.number + request.value + user.name.utf8.count
+    }
+}
+
+/// The same handler wired by hand: what the store's per-request cost is measured against.
+final class HandWiredHandler {
+    let service: Service
+    let repository: Repository
+    let request: RequestID
+    let user: RequestUser
+
+    init(service: Service, repository: Repository, request: RequestID, user: RequestUser) {
+        self.service = service
+        self.repository = repository
+        self.request = request
+        self.user = user
+    }
+
+    func handle() -> Int {
+        service.number + repository.number + request.value + user.name.utf8.count
+    }
+}
+
+/// The app's store of a server, filled at start-up, and one request handled through a store of
+/// its own layered over it: a child store, two registrations, `execute`, four `@Injected` reads.
+struct Server {
+    let app = DependencyStore()
+    let user = RequestUser(name: "ada")
+
+    init() {
+        app.register(LiveService(), for: Service.self, scope: .singleton)
+        app.register(Repository(), for: Repository.self, scope: .singleton)
+        _ = handleThroughAStore(0)
+    }
+
+    func handleThroughAStore(_ number: Int) -> Int {
+        let request = DependencyStore(parent: app)
+        request.register(RequestID(value: number), for: RequestID.self)
+        request.register(user, for: RequestUser.self)
+        return request.execute { RequestHandler() }.handle()
+    }
+}
+
+/// The same server wired by hand.
+struct HandWiredServer {
+    let service: Service = LiveService()
+    let repository = Repository()
+    let user = RequestUser(name: "ada")
+
+    func handle(_ number: Int) -> Int {
+        HandWiredHandler(service: service, repository: repository, request: RequestID(value: number), user: user)
+            .handle()
+    }
+}
+
 // MARK: - swift-dependencies
 
 private enum ServiceKey: DependencyKey {

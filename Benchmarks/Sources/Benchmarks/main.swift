@@ -32,7 +32,7 @@ if let index = arguments.firstIndex(of: "--allocations") {
         FileHandle.standardError.write(
             Data(
                 ("usage: Benchmarks --allocations singleton|graph|seed|seedgraph|injected|plaininjected|create|"
-                    + "createonly|execute|withdependencies|floor|floorclosure COUNT\n").utf8
+                    + "createonly|execute|withdependencies|request|handwiredrequest|floor|floorclosure COUNT\n").utf8
             )
         )
         exit(64)
@@ -290,11 +290,25 @@ run(13, "read an @Injected of (any P) after its first resolve", .dependencyStore
     for _ in 0..<n { blackHole(plainHolder.service) }
 }
 
+// MARK: - 14. A request handled through a store of its own
+
+// A child store of the app's, two registrations (the request's id and user), `execute`, and a
+// handler whose four `@Injected` properties are read once: two app-wide singletons, which the
+// request store shares, and the two values. Against the same handler wired by hand.
+let server = Server()
+let handWiredServer = HandWiredServer()
+run(14, "a request through a store: child, 2 registrations, execute, 4 reads", .dependencyStore) { n in
+    for number in 0..<n { blackHole(server.handleThroughAStore(number)) }
+}
+run(14, "the same handler wired by hand", .floor) { n in
+    for number in 0..<n { blackHole(handWiredServer.handle(number)) }
+}
+
 // MARK: - The table
 
 // Each row is compared with its own floor line, or else with the mutex-dictionary floor.
 var floors: [Int: Measurement] = [:]
-for row in 1...13 {
+for row in 1...14 {
     floors[row] = measurements.first { $0.row == row && $0.library == .floor && row != 9 } ?? mutexFloor
 }
 let order = measurements.sorted {

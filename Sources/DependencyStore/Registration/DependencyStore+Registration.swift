@@ -147,12 +147,29 @@ extension DependencyStore {
             }
             return replaced
         }
+        noteShadowing(ObjectIdentifier(T.self), name: registration.name)
         if let replaced {
             core.forgetInDescendants(replaced)
         }
         // The replaced registration, and the instance it kept, are released here, with the lock
         // dropped: an instance's deinit may resolve from this store.
         _ = replaced
+    }
+
+    /// Keeps the sharing rule's record of overrides (`Registry.shadowsAncestors`) after this store
+    /// registered `key` and `name`: this store shadows its ancestors when one of them registers it
+    /// too, and so does every store layered over this one that registers it. Each side adds its
+    /// registration before it looks at the other's, under the other's lock, so of two stores that
+    /// register the same type at the same moment, at least one sees the other's.
+    private func noteShadowing(_ key: ObjectIdentifier, name: String?) {
+        if let parent, !registry.withLock({ $0.shadowsAncestors }),
+            sequence(first: parent, next: \.parent).contains(where: { $0.ownRegistration(for: key, name: name) != nil })
+        {
+            registry.withLock { $0.shadowsAncestors = true }
+        }
+        core.forEachDescendant(includingSelf: false) { _, registry in
+            if registry[key, name] != nil { registry.shadowsAncestors = true }
+        }
     }
 
     /// The registration this store itself holds for `type` and `name`, ignoring its parents.

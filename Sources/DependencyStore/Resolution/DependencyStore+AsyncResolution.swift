@@ -34,6 +34,12 @@ extension DependencyStore {
 
     func resolveAsync<T>(_ type: T.Type, name: String?, requester: Requester) async throws -> T {
         let lookup = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: false)
+        if case .borrowed(_, let owner) = lookup {
+            // An ancestor's instance this store shares: that ancestor builds and keeps it. (An
+            // `async` factory cannot fall back to this store's values the way a synchronous one
+            // does: see Docs/Servers.md.)
+            return try await owner.resolveAsync(type, name: name, requester: requester)
+        }
         guard let found = lookup?.found, found.registration.isolation != .none else {
             // Plain registrations, handles and missing ones: the synchronous path, which traps as usual.
             if let verifier {

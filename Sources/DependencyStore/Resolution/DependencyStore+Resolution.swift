@@ -130,6 +130,12 @@ extension DependencyStore {
             } catch {
                 fail(error, resolving: type, name: name, at: requester)
             }
+        case .borrowed(_, let owner):
+            do {
+                return try resolveBorrowed(type, name: name, from: owner, arguments: .none, requester: requester)
+            } catch {
+                fail(error, resolving: type, name: name, at: requester)
+            }
         case nil:
             if let handle = type as? any DependencyHandle.Type, handle.isResolvable(in: self, name: name) {
                 return resolveHandle(handle, as: type, name: name, requester: requester)
@@ -175,8 +181,71 @@ extension DependencyStore {
             return try resolve(found, as: type, arguments: arguments, requester: requester)
         case .observed(let found):
             return try resolveReporting(found, as: type, arguments: arguments, requester: requester)
+        case .borrowed(_, let owner):
+            return try resolveBorrowed(type, name: name, from: owner, arguments: arguments, requester: requester)
         case nil:
             return try resolveUnregistered(type, name: name, arguments: arguments, requester: requester)
+        }
+    }
+
+    /// Resolves in `owner`, an ancestor, an instance that this store shares with it: `owner`
+    /// builds it, with `owner` current, and keeps it. Should the build resolve something `owner`
+    /// cannot but this store can (a request's value: see `resolveFromBorrower`), the instance is
+    /// not `owner`'s to keep: it is built again here, and kept here, as it will be from now on.
+    @inline(never)
+    func resolveBorrowed<T>(
+        _ type: T.Type, name: String?, from owner: DependencyStore, arguments: GivenArguments, requester: Requester
+    ) throws(ResolutionError) -> T {
+        let (value, tainted) = try ResolutionStack.withCurrent { (stack) throws(ResolutionError) -> (T, Bool) in
+            let depth = stack.borrows.count
+            stack.borrows.append(.init(owner: owner, borrower: self, frameIndex: stack.frames.count))
+            defer { stack.borrows.removeSubrange(depth...) }
+            let value: T = try owner.resolveChecked(type, name: name, arguments: arguments, requester: requester)
+            return (value, !stack.borrows[depth].tainted.isEmpty)
+        }
+        guard tainted else { return value }
+        // The registration is marked now, so this lookup gives this store's own slot.
+        return try resolveChecked(type, name: name, arguments: arguments, requester: requester)
+    }
+
+    /// A resolve that found nothing in this store, made while it builds an instance a store
+    /// layered over it is to share: the value that store resolves, when it has one, and the
+    /// instance being built, and what encloses it, become that store's own (see `Borrow`). `nil`
+    /// when no such store resolves it.
+    @inline(never)
+    private func resolveFromBorrower<T>(
+        _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester
+    ) throws(ResolutionError) -> T? {
+        guard let stack = ResolutionStack.currentIfCreated else { return nil }
+        for index in stack.borrows.indices.reversed() {
+            let borrow = stack.borrows[index]
+            guard let owner = borrow.owner,
+                sequence(first: owner, next: \.parent).contains(where: { $0.core === core }),
+                borrow.borrower.canResolve(type, name: name)
+            else { continue }
+            for registration in stack.taintBorrow(at: index) {
+                Self.markDependsOnLayeredValues(registration, resolvedIn: owner)
+            }
+            let depth = stack.borrows.count
+            stack.borrows.append(.init(owner: nil, borrower: borrow.borrower, frameIndex: stack.frames.count))
+            defer { stack.borrows.removeSubrange(depth...) }
+            return try borrow.borrower.resolveChecked(type, name: name, arguments: arguments, requester: requester)
+        }
+        return nil
+    }
+
+    /// Marks a registration of `store` or one of its ancestors (one with a slot, resolved by type)
+    /// as depending on values of stores layered over its owner: they build their own from now on.
+    private static func markDependsOnLayeredValues(_ registration: AnyRegistration, resolvedIn store: DependencyStore) {
+        guard let slot = registration.slot, case .registration = registration.role else { return }
+        let key = ObjectIdentifier(registration.type)
+        for candidate in sequence(first: store, next: \.parent) {
+            let marked = candidate.registry.withLock { registry in
+                guard registry[key, registration.name] === registration else { return false }
+                slot.dependsOnLayeredValues = true
+                return true
+            }
+            if marked { return }
         }
     }
 
@@ -200,6 +269,9 @@ extension DependencyStore {
             if let elements = collection.assemble(in: self, requester: requester) {
                 return elements as! T
             }
+        }
+        if let value = try resolveFromBorrower(type, name: name, arguments: arguments, requester: requester) {
+            return value
         }
         throw missingRegistration(of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
     }
@@ -264,6 +336,9 @@ extension DependencyStore {
         /// Found by a store that has observers: the resolve is timed and reported (see `Tracing/`).
         case observed(Found)
         case found(Found)
+        /// A cached scope of an ancestor whose instance this store shares (see `findInherited`):
+        /// resolved in that ancestor, by `resolveBorrowed`.
+        case borrowed(AnyRegistration, from: DependencyStore)
     }
 
     /// Looks the registration up once. With `takingKeptInstance`, a built instance of a
@@ -272,10 +347,11 @@ extension DependencyStore {
     /// the resolve must report to.
     @inline(__always)
     func lookUp(_ key: ObjectIdentifier, name: String?, takingKeptInstance: Bool) -> Lookup? {
-        var observed = false
+        // One variable for what a miss reads, so the hit path captures no more than before.
+        var miss: (observed: Bool, shares: Bool) = (false, false)
         let own: Lookup? = registry.withLock { registry in
             guard let stored = registry[key, name] else {
-                observed = registry.observers != nil
+                miss = (registry.observers != nil, registry.sharesAncestorsInstances)
                 return nil
             }
             if registry.observers != nil {
@@ -288,22 +364,48 @@ extension DependencyStore {
             return .found(Found(registration: stored, slot: slot, kept: slot.kept))
         }
         if let own { return own }
-        guard let found = findInherited(key, name: name) else { return nil }
-        return observed ? .observed(found) : .found(found)
+        return findInherited(
+            key, name: name, shares: miss.shares && verifier == nil, takingKeptInstance: takingKeptInstance,
+            observed: miss.observed)
     }
 
-    /// Finds the registration in an ancestor. A cached scope gets a slot in this store, so the
-    /// instance built through this store is this store's, and the ancestor's is left alone.
-    private func findInherited(_ key: ObjectIdentifier, name: String?) -> Found? {
+    /// Finds the registration in an ancestor. A cached scope's instance is the ancestor's, shared,
+    /// when every store from this one to the ancestor shares its ancestors' instances (`shares`
+    /// says whether this one does) and no build of it ever resolved a value only a store layered
+    /// over the ancestor registers: then the lookup gives the ancestor's kept instance, or the
+    /// ancestor to resolve it in (`.borrowed`). Otherwise the registration gets a slot in this
+    /// store, so the instance built through this store is this store's, built with what this
+    /// store overrides.
+    @inline(never)
+    private func findInherited(
+        _ key: ObjectIdentifier, name: String?, shares: Bool, takingKeptInstance: Bool, observed: Bool
+    ) -> Lookup? {
+        var shares = shares
         var ancestor = parent
         while let store = ancestor {
-            guard let registration = store.ownRegistration(for: key, name: name) else {
+            let step: (registration: AnyRegistration, shared: Lookup?)? = store.registry.withLock { registry in
+                guard let registration = registry[key, name] else {
+                    shares = shares && registry.sharesAncestorsInstances && store.verifier == nil
+                    return nil
+                }
+                guard shares, let slot = registration.slot, !slot.dependsOnLayeredValues else {
+                    return (registration, nil)
+                }
+                if takingKeptInstance, registration.isPlain, registry.observers == nil, let kept = slot.kept {
+                    return (registration, .kept(kept, registration.lifetime))
+                }
+                return (registration, .borrowed(registration, from: store))
+            }
+            guard let step else {
                 ancestor = store.parent
                 continue
             }
-            let found = found(registration, inheritedFrom: store) { $0[key, name] === registration }
+            if let shared = step.shared { return shared }
+            let registration = step.registration
             // `nil`: replaced meanwhile; look again, from the same ancestor.
-            if let found { return found }
+            if let found = found(registration, inheritedFrom: store, stillHeld: { $0[key, name] === registration }) {
+                return observed ? .observed(found) : .found(found)
+            }
         }
         return nil
     }

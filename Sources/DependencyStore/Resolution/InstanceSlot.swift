@@ -16,6 +16,10 @@ final class InstanceSlot: @unchecked Sendable {
     /// The build of an `async` (or main-actor) registration that `resolveAsync` callers are
     /// awaiting, so that it runs once however many tasks ask first.
     var inFlight: AsyncBuild?
+    /// Set on a registration's own slot once a build through a store layered over its owner was
+    /// found to resolve a value only that layer registers (a request's): from then on such stores
+    /// build and keep their own instance instead of sharing the owner's (see `resolveBorrowed`).
+    var dependsOnLayeredValues = false
 
     /// What the slot keeps: the box, or the weakly held object. Call with the owning store's lock
     /// held.
@@ -40,7 +44,9 @@ extension DependencyStore {
     /// which `registration` just built for `slot`, is kept, unless a reset (a new generation since
     /// `generation`) or the release of the store came while it was built. The caller hands `value`
     /// out either way. An `async` build also clears itself from the slot, in the same critical
-    /// section, so the next resolve finds either the instance or no build. Returns what the slot
+    /// section, so the next resolve finds either the instance or no build. Nor is it kept when
+    /// the build, made for a store layered over this one, resolved a value only that store
+    /// registers (`ResolutionStack.builtForALayer`). Returns what the slot
     /// keeps (or would have kept): the box, or the object itself for `.weak`.
     func keep<T>(
         _ value: T,
@@ -51,6 +57,9 @@ extension DependencyStore {
         requester: Requester
     ) throws(ResolutionError) -> AnyObject {
         let weak = registration.lifetime == .weak
+        // A build that resolved a value of a store layered over this one is that store's alone.
+        let buildsForALayer =
+            ResolutionStack.currentIfCreated.map { !$0.borrows.isEmpty && $0.builtForALayer(registration) } ?? false
         let kept: AnyObject
         if weak {
             guard Swift.type(of: value as Any) is AnyClass else {
@@ -63,7 +72,7 @@ extension DependencyStore {
         }
         registry.withLock { registry in
             if let build, slot.inFlight === build { slot.inFlight = nil }
-            guard slot.generation == generation, !registry.isClosed else { return }
+            guard slot.generation == generation, !registry.isClosed, !buildsForALayer else { return }
             if weak { slot.object = kept } else { slot.box = kept }
         }
         return kept

@@ -91,6 +91,44 @@ final class ResolutionStack {
     @exclusivity(unchecked)
     var assemblies: [AssemblyTag] = []
 
+    /// The resolves this thread is running in a store on behalf of a store layered over it (the
+    /// sharing rule: see `DependencyStore.resolveBorrowed`), innermost last.
+    @exclusivity(unchecked)
+    var borrows: [Borrow] = []
+
+    /// One resolve made in `owner`, whose instance a store layered over it, `borrower`, shares.
+    /// A resolve inside it that finds nothing in `owner` falls back to `borrower` (a request's
+    /// value); the registrations being built around that resolve are then `tainted`: what they
+    /// build is `borrower`'s alone, and no slot keeps it. An entry with no `owner` is that
+    /// fall-back resolve itself, in which `borrower` keeps what it builds as usual.
+    struct Borrow {
+        /// Unowned: the resolve that pushed the entry holds both stores.
+        unowned(unsafe) let owner: DependencyStore?
+        unowned(unsafe) let borrower: DependencyStore
+        /// How many frames the stack had when the entry was pushed: the frames of the borrowed
+        /// resolve come after.
+        let frameIndex: Int
+        var tainted: [AnyRegistration] = []
+    }
+
+    /// Whether `registration`, whose build just returned on this thread, resolved a value that
+    /// only a store layered over the building store registers: then no slot keeps what it built.
+    func builtForALayer(_ registration: AnyRegistration) -> Bool {
+        borrows.contains { $0.tainted.contains { $0 === registration } }
+    }
+
+    /// Marks the registrations being built inside the borrow at `index` as having resolved a value
+    /// of the borrower's own, and returns them, outermost first.
+    func taintBorrow(at index: Int) -> [AnyRegistration] {
+        let building = registrations(from: borrows[index].frameIndex)
+        for inner in index..<borrows.count {
+            borrows[inner].tainted += building.filter { registration in
+                !borrows[inner].tainted.contains { $0 === registration }
+            }
+        }
+        return building
+    }
+
     /// What tracing keeps for this thread, made when a store with observers first resolves on it.
     var trace: ThreadTrace?
 
@@ -124,13 +162,15 @@ final class ResolutionStack {
         let nestedTimes: Int
         let completionDepth: Int
         let pendingCompletions: Int
+        let borrows: Int
     }
 
     func mark() -> Mark {
         Mark(
             frames: frameCount, decorators: decorators.count, assemblies: assemblies.count,
             sharedGraphs: sharedGraphs, nestedTimes: trace?.nestedNanoseconds.count ?? 0,
-            completionDepth: completion?.depth ?? 0, pendingCompletions: completion?.pending.count ?? 0)
+            completionDepth: completion?.depth ?? 0, pendingCompletions: completion?.pending.count ?? 0,
+            borrows: borrows.count)
     }
 
     func restore(_ mark: Mark) {
@@ -138,6 +178,7 @@ final class ResolutionStack {
         decorators.removeSubrange(mark.decorators...)
         assemblies.removeSubrange(mark.assemblies...)
         sharedGraphs = mark.sharedGraphs
+        borrows.removeSubrange(mark.borrows...)
         if let trace { trace.nestedNanoseconds.removeSubrange(mark.nestedTimes...) }
         if let completion {
             completion.depth = mark.completionDepth

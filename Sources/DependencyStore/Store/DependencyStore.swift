@@ -109,11 +109,15 @@ public final class DependencyStore {
     /// let price = store.execute { PriceViewModel() }   // live PriceFetcher, mock Networking
     /// ```
     ///
-    /// A registration found in the parent is run by the store you asked: its factory receives
-    /// this store, so the dependencies it resolves see this store's overrides, and a cached scope
-    /// (``Scope/singleton``, ``Scope/weak``, custom) keeps its instance in this store. The parent
-    /// and its instances are never touched: nothing you do through a child changes what the
-    /// parent resolves. Registering in the parent later is seen by the child too.
+    /// The parent's cached instances (``Scope/singleton``, ``Scope/weak``, custom) are shared
+    /// with this store while it overrides nothing: a store per request that only adds the
+    /// request's values gets the app's singletons. Once this store overrides something of its
+    /// ancestors (or has decorators, completion steps, contributions or observers of its own), a
+    /// registration found in the parent is run by this store: its factory receives this store, so
+    /// the dependencies it resolves see the overrides, and this store keeps the instance. An
+    /// instance whose factory resolves a value only this store registers is this store's too. See
+    /// <doc:Lifetimes>, "Layered stores". Nothing you do through a child changes what the parent
+    /// resolves. Registering in the parent later is seen by the child too.
     ///
     /// - Parameters:
     ///   - parent: The store to fall back on.

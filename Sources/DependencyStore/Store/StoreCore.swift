@@ -51,6 +51,10 @@ final class StoreCore {
         /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
         /// identifier cannot be reused while the entry exists.
         var inheritedSlots: [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] = [:]
+        /// Set when this store registers a type (and name) that an ancestor registers too, or an
+        /// ancestor registers one this store already has: from then on it never shares an
+        /// ancestor's instances (see `sharesAncestorsInstances`). Never cleared.
+        var shadowsAncestors = false
         /// Set when the store is released: from then on a cached scope builds for the one resolve
         /// that asks and keeps nothing, so nothing can tie the core to an instance again.
         var isClosed = false
@@ -94,6 +98,15 @@ final class StoreCore {
         /// Collections (by element type) whose every element an `unload` removed: what a resolve
         /// of the collection that finds nothing names.
         var elementRemovals: [ObjectIdentifier: Removal] = [:]
+
+        /// Whether a resolve through this store of an ancestor's `.singleton`, `.weak` or custom
+        /// scope gets the instance that ancestor keeps (the sharing rule, Docs/Lifetimes.md): the
+        /// store changes nothing the ancestor's factories would resolve, since it overrides
+        /// nothing, and has no decorators, completion steps, contributions or observers of its
+        /// own. A store that only adds values of its own (a request's) shares.
+        var sharesAncestorsInstances: Bool {
+            !shadowsAncestors && decorators.isEmpty && contributions.isEmpty && observers == nil
+        }
 
         var all: [AnyRegistration] {
             Array(unnamed.values) + Array(named.values)

@@ -127,6 +127,7 @@ extension DependencyStore.Lookup {
         case .kept: nil
         case .unkept(let registration): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
         case .found(let found), .observed(let found): found
+        case .borrowed(let registration, _): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
         }
     }
 

@@ -43,7 +43,9 @@ import Testing
         var requests: Set<ModelRequest> = []
         var features: Set<String> = []
         for (_, operations) in ModelRunConfiguration.defaultSequences {
+            var model = ModelReference()
             for operation in operations {
+                _ = try? model.perform(operation)
                 kinds.insert(operation.kind)
                 switch operation {
                 case .register(_, let registration), .contribute(_, let registration):
@@ -72,6 +74,8 @@ import Testing
                     break
                 }
             }
+            if model.sharedBuilds > 0 { features.insert("shared build") }
+            if model.buildsThatReachedALayersValue > 0 { features.insert("shared build reaching a child's value") }
         }
         let everyKind = [
             "makeChild", "register", "contribute", "forward", "decorate", "unregister", "reset", "apply", "unload",
@@ -83,7 +87,8 @@ import Testing
         #expect(
             features == [
                 "autoclosure", "keep", "execute", "wrapping decorator", "marking decorator", "shared line",
-                "nested assembly", "reset in a factory", "register in a factory",
+                "nested assembly", "reset in a factory", "register in a factory", "shared build",
+                "shared build reaching a child's value",
             ])
     }
 

@@ -3,10 +3,11 @@ import Foundation
 import Testing
 
 /// The concurrent invariant of the cached scopes: "The factory runs exactly once, even when many
-/// threads ask for it first at the same moment" (Lifetimes.md, `.singleton`), per store
-/// ("a cached scope keeps its instance in the child"), and again once after each reset. Many
-/// threads, then many tasks, resolve a small graph of cached registrations whose factories do
-/// real work, through a root store and a child, for several generations. Every wait has a
+/// threads ask for it first at the same moment" (Lifetimes.md, `.singleton`), per store that keeps
+/// it (a child that overrides something keeps its own; one that only adds values shares the
+/// root's), and again once after each reset. Many threads, then many tasks, resolve a small graph
+/// of cached registrations whose factories do real work, through a root store and two children,
+/// for several generations. Every wait has a
 /// deadline that fails the test instead of hanging it.
 @Suite struct ModelConcurrencyTests {
     static let generations = 25
@@ -98,14 +99,16 @@ import Testing
     }
 }
 
-/// A root store and a child, with three cached registrations in the root: `ModelA` (a
+/// A root store and two children, with three cached registrations in the root: `ModelA` (a
 /// singleton), `ModelB` (a custom scope, needs A) and `ModelC` (a singleton, needs B and A).
-/// The child registers nothing, so it builds and keeps its own instance of each.
+/// `child` overrides something of the root's, so it builds and keeps its own instance of each;
+/// `sharing` only adds a value of its own, so it shares the root's (the sharing rule).
 final class ModelConcurrentGraph: Sendable {
     static let scope = Scope("modelConcurrent")
 
     let root = DependencyStore()
     let child: DependencyStore
+    let sharing: DependencyStore
     /// Factory runs by store and type.
     private let builds = Recorded<[String: Int]>([:])
     /// What each store handed out this generation, by store and type, and the parts of the Cs.
@@ -113,10 +116,16 @@ final class ModelConcurrentGraph: Sendable {
 
     init() {
         child = DependencyStore(parent: root)
-        let rootID = ObjectIdentifier(root)
+        sharing = DependencyStore(parent: root)
+        root.register("root", for: String.self)
+        child.register("child", for: String.self)
+        sharing.register(7, for: Int.self)
+        let labels = [
+            ObjectIdentifier(root): "root", ObjectIdentifier(child): "child", ObjectIdentifier(sharing): "sharing",
+        ]
         let builds = self.builds
         let record: @Sendable (DependencyStore, String) -> Void = { store, type in
-            let key = "\(ObjectIdentifier(store) == rootID ? "root" : "child") \(type)"
+            let key = "\(labels[ObjectIdentifier(store)]!) \(type)"
             builds.update { $0[key, default: 0] += 1 }
         }
         root.register(ModelA.self, scope: .singleton) { store in
@@ -147,7 +156,8 @@ final class ModelConcurrentGraph: Sendable {
     /// Resolves all three from both stores, in an order that depends on `order`, so that the
     /// first to ask for each differs from caller to caller.
     func resolveEverything(order: Int) {
-        let stores = order.isMultiple(of: 2) ? [("root", root), ("child", child)] : [("child", child), ("root", root)]
+        let all = [("root", root), ("child", child), ("sharing", sharing)]
+        let stores = rotated(all, by: order / 3)
         for (label, store) in stores {
             var identities: [(String, ObjectIdentifier)] = []
             for type in rotated(["A", "B", "C"], by: order) {
@@ -170,7 +180,7 @@ final class ModelConcurrentGraph: Sendable {
         }
     }
 
-    private func rotated(_ types: [String], by count: Int) -> [String] {
+    private func rotated<Element>(_ types: [Element], by count: Int) -> [Element] {
         let shift = count % types.count
         return Array(types[shift...] + types[..<shift])
     }
@@ -195,6 +205,11 @@ final class ModelConcurrentGraph: Sendable {
             #expect(seen["\(store) C's A"] == seen["\(store) A"], sourceLocation: sourceLocation)
         }
         #expect(seen["root A"] != seen["child A"], "the child keeps an instance of its own")
+        for type in ["A", "B", "C"] {
+            #expect(
+                builds["sharing \(type)"] == nil, "a store that shares builds nothing", sourceLocation: sourceLocation)
+            #expect(seen["sharing \(type)"] == seen["root \(type)"], sourceLocation: sourceLocation)
+        }
     }
 
     /// Resets both scopes in both stores: the next resolves build a new generation.
@@ -203,6 +218,7 @@ final class ModelConcurrentGraph: Sendable {
             #expect(store.reset(.singleton) == 2, sourceLocation: sourceLocation)
             #expect(store.reset(Self.scope) == 1, sourceLocation: sourceLocation)
         }
+        #expect(sharing.reset(.singleton) == 0, "what it shares is the root's", sourceLocation: sourceLocation)
         seen.set([:])
     }
 }

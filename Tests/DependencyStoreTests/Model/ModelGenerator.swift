@@ -137,6 +137,19 @@ struct ModelGenerator {
         case .resolve:
             return .resolve(store: store, request(), keep: random.chance(30), viaExecute: random.chance(20))
         case .register:
+            // Half the time in a child, a request's value: a type no ancestor registers, which
+            // what the ancestors share may come to resolve (the sharing rule, Lifetimes.md).
+            if let parent = model.stores[store]?.parent, random.chance(50) {
+                let name = self.name()
+                let stores = model.stores
+                let ancestors = Array(Swift.sequence(first: parent) { stores[$0]?.parent })
+                let unregistered = ModelType.registrable.filter { type in
+                    !ancestors.contains { stores[$0]!.registrations[.init(type: type, name: name)] != nil }
+                }
+                if !unregistered.isEmpty {
+                    return .register(store: store, registration(of: random.pick(unregistered), name: name))
+                }
+            }
             return .register(store: store, registration())
         case .contribute:
             return .contribute(store: store, element())

@@ -82,6 +82,27 @@ struct ModelReference {
         /// The instance this store keeps for a registration (its own or an ancestor's, by uid),
         /// for `.singleton`, custom scopes and `.weak` (weakly: see `alive`).
         var slots: [Int: Int] = [:]
+        /// Set once the store registers a type and name an ancestor registers too, or an ancestor
+        /// registers one it has: "a store that overrides something builds its own" (Lifetimes.md,
+        /// the sharing rule). Never cleared.
+        var shadowsAncestors = false
+
+        /// "A store layered over another shares the instances the other keeps, unless it
+        /// overrides something of its ancestors', or has decorators or contributions of its own"
+        /// (Lifetimes.md).
+        var sharesAncestorsInstances: Bool {
+            !shadowsAncestors && decorators.isEmpty && elements.isEmpty
+        }
+    }
+
+    /// A cached build made in `owner` for a store layered over it, `borrower`, that shares it;
+    /// `owner` is `nil` for the resolve in `borrower` of a value `owner` lacked. `tainted`: the
+    /// registrations being built when such a value was resolved, which no store keeps.
+    private struct Borrow {
+        let owner: Int?
+        let borrower: Int
+        let chainStart: Int
+        var tainted: Set<Int> = []
     }
 
     struct Instance {
@@ -114,8 +135,11 @@ struct ModelReference {
     /// One top-level resolve: the store asked, its `.graph` instances, and the registrations
     /// being built (for cycles).
     private struct Context {
-        let store: Int
-        var graph: [Int: Int] = [:]
+        /// The store resolving now: the one asked, or an ancestor building what it shares.
+        var store: Int
+        /// By store and uid: a shared instance's factory runs in its owner, whose `.graph`
+        /// instances are its own.
+        var graph: [SlotKey: Int] = [:]
         var chain: [Int] = []
     }
 
@@ -154,9 +178,18 @@ struct ModelReference {
     /// The cached builds running (a factory may reset or register while it builds), and what
     /// happened to their slots meanwhile.
     private var building: [SlotKey] = []
+    /// The shared builds running, innermost last.
+    private var borrows: [Borrow] = []
+    /// "An instance whose build resolved a value only a store layered over its owner registers is
+    /// built per store from then on" (Lifetimes.md): by uid.
+    private var dependsOnLayered: Set<Int> = []
     private var buildOutcomes: [SlotKey: BuildOutcome] = [:]
     /// The assemblies being applied, innermost last.
     private var applying: [Tag] = []
+    /// How many cached builds an ancestor made for a store that shares them, and how many of
+    /// those resolved a value of that store's own: what the coverage test counts.
+    private(set) var sharedBuilds = 0
+    private(set) var buildsThatReachedALayersValue = 0
     private(set) var factoryRuns: [Int: Int] = [:]
     private(set) var decoratorRuns: [Int: Int] = [:]
 
@@ -290,6 +323,12 @@ struct ModelReference {
         let replaced = stores[store]!.registrations.updateValue(entry, forKey: key)
         if let replaced { forgetEverywhere(replaced.uid) }
         shadow(key, isElement: false, from: store)
+        if lineage(of: store).dropFirst().contains(where: { stores[$0]!.registrations[key] != nil }) {
+            stores[store]!.shadowsAncestors = true
+        }
+        for id in stores.keys where isAncestor(store, of: id) && stores[id]!.registrations[key] != nil {
+            stores[id]!.shadowsAncestors = true
+        }
     }
 
     /// A store that registers (or contributes under a name) what an ancestor's registration
@@ -549,6 +588,7 @@ struct ModelReference {
         let key = Key(type: type, name: name)
         let stores = self.stores
         guard let entry = lineage(of: context.store).lazy.compactMap({ stores[$0]!.registrations[key] }).first else {
+            if let id = try resolveFromBorrower(key, in: &context) { return id }
             throw .traps("no registration for \(key.type)\(name.map { "[\"\($0)\"]" } ?? "")")
         }
         switch entry.kind {
@@ -576,10 +616,88 @@ struct ModelReference {
         case .graph:
             // "One instance per top-level resolve, shared by everything built during that
             // resolve"; "a `.graph` shares the decorated instance" (Composition.md).
-            if let shared = context.graph[entry.uid] { return shared }
+            let graphKey = SlotKey(store: context.store, uid: entry.uid)
+            if let shared = context.graph[graphKey] { return shared }
             let id = try make(entry, registration, in: &context)
-            context.graph[entry.uid] = id
+            context.graph[graphKey] = id
             return id
+        case .singleton, .session, .cart, .weak:
+            if let owner = owners[entry.uid]?.store, owner != context.store, !entry.isElement,
+                sharesInstances(from: context.store, upTo: owner), !dependsOnLayered.contains(entry.uid)
+            {
+                return try buildShared(entry, owner: owner, in: &context)
+            }
+            return try buildKept(entry, in: &context)
+        }
+    }
+
+    /// Whether every store from `store` up to `owner` (not included) shares its ancestors'
+    /// instances.
+    private func sharesInstances(from store: Int, upTo owner: Int) -> Bool {
+        var id = store
+        while id != owner {
+            guard stores[id]!.sharesAncestorsInstances, let parent = stores[id]!.parent else { return false }
+            id = parent
+        }
+        return true
+    }
+
+    /// The sharing rule (Lifetimes.md): `owner` builds and keeps the instance, its factory
+    /// receiving `owner`. Should the build resolve a value only the asking store's layer
+    /// registers, it was not `owner`'s to keep: the asking store resolves it again, and builds and
+    /// keeps its own, as it will from now on.
+    private mutating func buildShared(_ entry: Entry, owner: Int, in context: inout Context) throws(Refusal) -> Int {
+        let borrower = context.store
+        context.store = owner
+        sharedBuilds += 1
+        borrows.append(Borrow(owner: owner, borrower: borrower, chainStart: context.chain.count))
+        let id: Int
+        do {
+            id = try build(entry, in: &context)
+        } catch {
+            borrows.removeLast()
+            context.store = borrower
+            throw error
+        }
+        let borrow = borrows.removeLast()
+        context.store = borrower
+        guard borrow.tainted.contains(entry.uid) else { return id }
+        // Resolved again, as a resolve made now would: a factory may have replaced the
+        // registration meanwhile.
+        return try resolve(entry.type, name: entry.name, in: &context)
+    }
+
+    /// A resolve that found nothing in the building store, during a shared build: the value of
+    /// the asking store, when its layer has one, which makes what is being built that store's
+    /// own.
+    private mutating func resolveFromBorrower(_ key: Key, in context: inout Context) throws(Refusal) -> Int? {
+        for index in borrows.indices.reversed() {
+            let borrow = borrows[index]
+            guard let owner = borrow.owner, lineage(of: owner).contains(context.store),
+                lineage(of: borrow.borrower).contains(where: { stores[$0]!.registrations[key] != nil })
+            else { continue }
+            buildsThatReachedALayersValue += 1
+            let building = Set(context.chain[borrow.chainStart...])
+            for inner in index..<borrows.count { borrows[inner].tainted.formUnion(building) }
+            dependsOnLayered.formUnion(building)
+            let saved = context.store
+            context.store = borrow.borrower
+            borrows.append(Borrow(owner: nil, borrower: borrow.borrower, chainStart: context.chain.count))
+            defer {
+                borrows.removeLast()
+                context.store = saved
+            }
+            return try resolve(key.type, name: key.name, in: &context)
+        }
+        return nil
+    }
+
+    /// A cached scope's instance, kept by the store resolving it.
+    private mutating func buildKept(_ entry: Entry, in context: inout Context) throws(Refusal) -> Int {
+        guard case .factory(let registration) = entry.kind else { preconditionFailure("a forward has no factory") }
+        switch registration.scope {
+        case .unique, .graph:
+            preconditionFailure("not a cached scope")
         case .singleton, .session, .cart:
             // "Built on the first resolve, then the same instance for every later resolve from
             // that store"; a parent's registration "is run by the store you asked ... a cached
@@ -605,6 +723,11 @@ struct ModelReference {
         building.append(key)
         let id = try make(entry, registration, in: &context)
         building.removeLast()
+        // What resolved a value of a store layered over this one is that store's alone.
+        if borrows.contains(where: { $0.tainted.contains(entry.uid) }) {
+            buildOutcomes[key] = nil
+            return id
+        }
         switch buildOutcomes.removeValue(forKey: key) {
         case nil:
             stores[context.store]!.slots[entry.uid] = id

@@ -1,0 +1,272 @@
+import DependencyStore
+import Foundation
+import Testing
+
+// The sharing rule (Docs/Lifetimes.md, "Stores layered over others"): an instance a store keeps
+// for its own registration is shared with every store layered over it, unless that store overrides
+// something (then it builds its own, with its overrides), or the instance was found to depend on a
+// value only such a store registers (a request's: then each builds its own).
+
+/// A request's own value, registered only in request stores.
+private struct RequestID: Equatable {
+    let value: Int
+}
+
+/// An app-wide repository: what a server keeps once, for every request.
+private final class Repository: @unchecked Sendable {
+    let number: Int
+    private let lock = NSLock()
+    private var saved: [String] = []
+
+    init(_ number: Int) {
+        self.number = number
+        // Real work, so that threads asking at the same moment overlap the build.
+        Thread.sleep(forTimeInterval: 0.002)
+    }
+
+    func save(_ item: String) { lock.withLock { saved.append(item) } }
+    var items: [String] { lock.withLock { saved } }
+}
+
+/// Built by an `async` factory, as a connection pool is.
+private final class Pool: Sendable {
+    let number: Int
+    init(_ number: Int) { self.number = number }
+}
+
+/// Built from a request's value: each request must get its own.
+private final class RequestLogger {
+    let request: RequestID
+    let repository: Repository
+    init(request: RequestID, repository: Repository) {
+        self.request = request
+        self.repository = repository
+    }
+}
+
+/// An app singleton whose `@Injected` property is read after its build.
+private final class Reporter {
+    @Injected var greeting: Greeting
+}
+
+@Suite struct SharingRuleTests {
+    private func appStore(builds: Counter) -> DependencyStore {
+        let app = DependencyStore()
+        app.register(FixedGreeting("app"), for: Greeting.self)
+        app.register(Repository.self, scope: .singleton) { _ in Repository(builds.increment()) }
+        return app
+    }
+
+    private func requestStore(over app: DependencyStore, id: Int) -> DependencyStore {
+        let request = DependencyStore(parent: app)
+        request.register(RequestID(value: id), for: RequestID.self)
+        return request
+    }
+
+    @Test func requestStoresShareTheAppsSingletonSoWhatOneRequestSavesTheNextSees() {
+        let builds = Counter()
+        let app = appStore(builds: builds)
+
+        requestStore(over: app, id: 1).resolve(Repository.self).save("posted in request 1")
+        let second = requestStore(over: app, id: 2).resolve(Repository.self)
+
+        #expect(second.items == ["posted in request 1"])
+        #expect(builds.value == 1)
+        #expect(second === app.resolve(Repository.self), "the instance is the app store's")
+    }
+
+    @Test func aThousandRequestStoresOnEightThreadsMakeExactlyOneBuild() {
+        let builds = Counter()
+        let app = appStore(builds: builds)
+        let seen = Recorded<Set<ObjectIdentifier>>([])
+
+        onManyThreads(threads: 8, rounds: 125) { round, thread in
+            let request = requestStore(over: app, id: round * 8 + thread)
+            let repository = request.resolve(Repository.self)
+            seen.update { $0.insert(ObjectIdentifier(repository)) }
+        }
+
+        #expect(builds.value == 1)
+        #expect(seen.value.count == 1)
+    }
+
+    @Test func aThousandRequestStoresInTasksMakeExactlyOneBuild() async {
+        let builds = Counter()
+        let app = appStore(builds: builds)
+        app.register(Pool.self, scope: .singleton) { _ async in
+            try? await Task.sleep(nanoseconds: 1_000_000)
+            return Pool(builds.increment())
+        }
+
+        let numbers = await withTaskGroup(of: Set<Int>.self) { group in
+            for id in 0..<1_000 {
+                group.addTask {
+                    let request = requestStore(over: app, id: id)
+                    let pool = try? await request.resolveAsync(Pool.self)
+                    let repository = request.resolve(Repository.self)
+                    return [pool?.number ?? -1, repository.number]
+                }
+            }
+            return await group.reduce(into: Set<Int>()) { $0.formUnion($1) }
+        }
+
+        #expect(builds.value == 2, "one Repository and one Pool, for 1,000 requests")
+        #expect(numbers.count == 2)
+        #expect(!numbers.contains(-1))
+    }
+
+    @Test(arguments: [true, false])
+    func aStoreThatOverridesADependencyBuildsItsOwnCopyWithTheOverride(parentFirst: Bool) {
+        let app = DependencyStore()
+        app.register(FixedGreeting("live"), for: Greeting.self)
+        app.register(FixedClock(1), for: Clock.self)
+        app.register(Banner.self, scope: .singleton) { store in
+            Banner(greeting: store.resolve(), clock: store.resolve())
+        }
+        let test = DependencyStore(parent: app)
+        test.register(FixedGreeting("mock"), for: Greeting.self)
+
+        let appFirst = parentFirst ? app.resolve(Banner.self) : nil
+        let testBanner = test.resolve(Banner.self)
+        let appBanner = appFirst ?? app.resolve(Banner.self)
+
+        #expect(testBanner.text == "mock @1")
+        #expect(appBanner.text == "live @1")
+        #expect(testBanner !== appBanner)
+        #expect(test.resolve(Banner.self) === testBanner, "the test store keeps its copy")
+        #expect(app.reset(.singleton) == 1, "the app store keeps its own instance only")
+        #expect(test.reset(.singleton) == 1, "the test store keeps its copy")
+    }
+
+    @Test func aStoreThatStartsOverridingStopsSharingAndOneWhoseParentRegistersItsTypeToo() {
+        let builds = Counter()
+        let app = appStore(builds: builds)
+        let overriding = DependencyStore(parent: app)
+        let shadowed = requestStore(over: app, id: 1)
+        let shared = app.resolve(Repository.self)
+        #expect(overriding.resolve(Repository.self) === shared)
+        #expect(shadowed.resolve(Repository.self) === shared)
+
+        overriding.register(FixedGreeting("mock"), for: Greeting.self)
+        app.register(RequestID(value: 0), for: RequestID.self)
+
+        #expect(overriding.resolve(Repository.self) !== shared)
+        #expect(shadowed.resolve(Repository.self) !== shared)
+        #expect(requestStore(over: app, id: 2).resolve(Repository.self) !== shared, "it overrides RequestID now")
+        #expect(DependencyStore(parent: app).resolve(Repository.self) === shared)
+    }
+
+    @Test func aDecoratorInTheChildGivesTheChildItsOwnDecoratedCopy() {
+        let builds = Counter()
+        let app = appStore(builds: builds)
+        let child = DependencyStore(parent: app)
+        let decorated = Counter()
+        child.decorate(Repository.self) { _, repository in
+            decorated.increment()
+            return repository
+        }
+
+        let shared = app.resolve(Repository.self)
+        let own = child.resolve(Repository.self)
+
+        #expect(own !== shared)
+        #expect(decorated.value == 1)
+        #expect(builds.value == 2)
+    }
+
+    @Test func aRequestValueIsNeverCapturedInAnAppWideInstance() {
+        let builds = Counter()
+        let loggers = Counter()
+        let app = appStore(builds: builds)
+        app.register(RequestLogger.self, scope: .singleton) { store in
+            loggers.increment()
+            return RequestLogger(request: store.resolve(), repository: store.resolve())
+        }
+
+        let first = requestStore(over: app, id: 1)
+        let second = requestStore(over: app, id: 2)
+        let firstLogger = first.resolve(RequestLogger.self)
+        let secondLogger = second.resolve(RequestLogger.self)
+
+        #expect(firstLogger.request.value == 1)
+        #expect(secondLogger.request.value == 2)
+        #expect(first.resolve(RequestLogger.self) === firstLogger, "a singleton of the request store now")
+        #expect(firstLogger.repository === secondLogger.repository, "what it uses that is app-wide is shared")
+        #expect(builds.value == 1)
+        // The first request's build in the app store was set aside when it reached the request's
+        // value, and built again in the request store; every later request builds once.
+        #expect(loggers.value == 3)
+        #expect(app.reset(.singleton) == 1, "the app store keeps the Repository only")
+    }
+
+    @Test func aRequestValueReachedThroughAnotherAppSingletonMakesBothPerRequest() {
+        let app = DependencyStore()
+        let outerBuilds = Counter()
+        app.register(Session.self, scope: .singleton) { store in
+            _ = store.resolve(RequestLogger.self)
+            return Session(outerBuilds.increment())
+        }
+        app.register(RequestLogger.self, scope: .singleton) { store in
+            RequestLogger(request: store.resolve(), repository: store.resolve())
+        }
+        app.register(Repository.self, scope: .singleton) { _ in Repository(0) }
+
+        let sessions = (1...3).map { requestStore(over: app, id: $0).resolve(Session.self) }
+
+        #expect(Set(sessions.map(ObjectIdentifier.init)).count == 3)
+        #expect(outerBuilds.value == 4, "once set aside, then once per request")
+        #expect(app.reset(.singleton) == 1, "the Repository, which reached no request value, stays shared")
+    }
+
+    @Test func theRuleHoldsWhenManyThreadsLearnThatAnInstanceIsPerRequest() {
+        let app = appStore(builds: Counter())
+        app.register(RequestLogger.self, scope: .singleton) { store in
+            RequestLogger(request: store.resolve(), repository: store.resolve())
+        }
+        let wrong = Counter()
+
+        onManyThreads(threads: 8, rounds: 20) { round, thread in
+            let id = round * 8 + thread
+            let request = requestStore(over: app, id: id)
+            if request.resolve(RequestLogger.self).request.value != id { wrong.increment() }
+        }
+
+        #expect(wrong.value == 0)
+        #expect(app.reset(.singleton) == 1)
+    }
+
+    @Test func resetAndReRegistrationInTheAppReachEveryStoreThatShares() {
+        let builds = Counter()
+        let app = appStore(builds: builds)
+        let requests = (0..<3).map { requestStore(over: app, id: $0) }
+        let first = requests[0].resolve(Repository.self)
+
+        #expect(app.reset(.singleton) == 1)
+        let second = requests[1].resolve(Repository.self)
+        #expect(second !== first)
+        #expect(requests[2].resolve(Repository.self) === second)
+
+        app.register(Repository.self, scope: .singleton) { _ in Repository(100) }
+        #expect(requests.allSatisfy { $0.resolve(Repository.self).number == 100 })
+        #expect(requests[0].reset(.singleton) == 0, "a request store keeps nothing it shares")
+    }
+
+    @Test func requestStoresAreFreedAndTheSharedInstanceReadsFromTheAppStore() throws {
+        let app = appStore(builds: Counter())
+        app.register(Reporter.self, scope: .singleton) { _ in Reporter() }
+        var requests: [WeakBox<DependencyStore>] = []
+        var reporters: [WeakBox<Reporter>] = []
+        for id in 0..<100 {
+            do {
+                let request = requestStore(over: app, id: id)
+                reporters.append(WeakBox(request.resolve(Reporter.self)))
+                requests.append(WeakBox(request))
+            }
+        }
+
+        #expect(requests.allSatisfy { $0.object == nil })
+        let reporter = try #require(reporters[0].object, "the app store keeps it")
+        #expect(reporters.allSatisfy { $0.object === reporter })
+        #expect(reporter.greeting.text == "app", "its property is bound to the app store, not a request's")
+    }
+}
