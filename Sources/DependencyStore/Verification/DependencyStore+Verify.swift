@@ -116,7 +116,8 @@ extension DependencyStore {
         var overrides: [VerificationReport.Override] = []
         for store in sequence(first: self, next: \.parent).reversed() {
             let (requirements, records) = store.registry.withLock { ($0.requirements, $0.overrides) }
-            for requirement in requirements where !copy.canResolve(requirement.type, name: requirement.name) {
+            for requirement in requirements
+            where requirement.provision == .registration && !copy.canResolve(requirement.type, name: requirement.name) {
                 // Reported even when a factory's `missing:` line names the type too: that line
                 // gives the path, this one who declared the need and where.
                 let node = DependencyGraph.Node.missing(requirement.type, name: requirement.name)
