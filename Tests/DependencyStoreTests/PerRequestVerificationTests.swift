@@ -2,7 +2,7 @@ import DependencyStore
 import Testing
 
 // A server's app store: filled at start-up, with a store per request layered over it that
-// registers the request's values. `providedPerRequest` declares which those are.
+// registers the request's values. `providedPerRequest` tells verify() which those are.
 
 private struct RequestID {
     let value: String
@@ -29,7 +29,7 @@ private final class OrderRepository: Sendable {
 private final class OrderService {
     init(_: OrderRepository) {}
 }
-private final class Checkout {
+private final class Storefront {
     init(_: OrderService) {}
 }
 private final class Greeter {
@@ -52,8 +52,168 @@ private func makeApp() -> DependencyStore {
     return app
 }
 
-@Suite("types provided per request")
+@Suite("verify() with types provided per request")
 struct PerRequestVerificationTests {
+    @Test("declared per request, the request's values are no longer reported missing")
+    func declaredTypesAreNotMissing() {
+        let app = makeApp()
+        // Undeclared, every per-request value is missing: what the declaration changes.
+        let before = app.verify()
+        #expect(
+            before.problems.map(\.summaryForTests).sorted() == [
+                "missing: AuditTrail -> RequestID",
+                "missing: OrderHandler -> RequestID",
+                "missing: RequestContext -> RequestID",
+                "missing: Signature -> User (named \"current\")",
+            ])
+
+        app.providedPerRequest(RequestID.self)
+        app.providedPerRequest(User.self, name: "current")
+        let report = app.verify()
+
+        #expect(report.isClean, "\(report)")
+        #expect(report.verifiedCount == 5)
+        #expect(
+            Set(report.graph.nodes.filter(\.isProvidedPerRequest).map(\.description)) == [
+                "RequestID", "User (named \"current\")",
+            ])
+        let edges = report.graph.edges.filter(\.to.isProvidedPerRequest).map {
+            "\($0.from) -\($0.isLazy ? "lazy" : "")-> \($0.to)"
+        }
+        #expect(
+            Set(edges) == [
+                "OrderHandler --> RequestID", "AuditTrail -lazy-> RequestID", "RequestContext --> RequestID",
+                "Signature --> User (named \"current\")",
+            ])
+        // OrderHandler's factory stopped at RequestID, its first, as satisfied: what it asks
+        // for after it (User, Logger) is not followed from there.
+        #expect(!report.graph.edges.contains { $0.from.description == "OrderHandler" && $0.to.type == "User" })
+    }
+
+    @Test("an undeclared missing type is still reported, beside the declared ones")
+    func undeclaredMissingTypeIsReported() {
+        let app = makeApp()
+        app.providedPerRequest(RequestID.self)
+        app.providedPerRequest(User.self, name: "current")
+        app.register(OrderRepository.self) { store in
+            _ = store.resolve(OrderDatabase.self)
+            return OrderRepository(store.resolve())
+        }
+        // The name matters: the unnamed User is not the one declared.
+        app.register(Greeter.self) { store in
+            _ = store.resolve(User.self)
+            return Greeter(store.resolve())
+        }
+
+        let report = app.verify()
+
+        #expect(
+            report.problems.map(\.summaryForTests) == [
+                "missing: Greeter -> User", "missing: OrderRepository -> OrderDatabase",
+            ])
+    }
+
+    @Test("an app-wide instance whose graph reaches a per-request type is reported with its chain")
+    func appWideInstanceReachingARequestValue() throws {
+        let app = DependencyStore()
+        app.providedPerRequest(RequestContext.self)
+        app.register(OrderRepository.self, scope: .singleton) { store in OrderRepository(store.resolve()) }
+
+        let report = app.verify()
+
+        let problem = try #require(report.problems.only)
+        #expect(problem.kind == .perRequestDependency)
+        #expect(problem.path.map(\.description) == ["OrderRepository", "RequestContext"])
+        #expect(
+            problem.description
+                == "per-request dependency: OrderRepository (.singleton) -> RequestContext (per request): "
+                + "OrderRepository is an app-wide instance, but it depends on RequestContext, which only a request's "
+                + "store provides. So it is not one instance for the app: each request's store builds its own, with "
+                + "that request's RequestContext, and built in this store it has no RequestContext. Fix: register "
+                + "OrderRepository as .unique (or .graph), so that each resolve builds one; or pass RequestContext in "
+                + "as an argument, or resolve it per call, instead of keeping it; or, for one OrderRepository per "
+                + "request, register it in each request's store and declare it with providedPerRequest.")
+        #expect(report.description.contains("- per-request dependency: OrderRepository (.singleton) -> RequestContext"))
+    }
+
+    @Test("the chain runs through unique instances, other app-wide ones and @Injected properties")
+    func chainsThroughTheGraph() {
+        let app = DependencyStore()
+        app.providedPerRequest(RequestID.self)
+        app.register(RequestContext.self) { store in RequestContext(store.resolve()) }
+        app.register(OrderRepository.self) { store in OrderRepository(store.resolve()) }
+        app.register(OrderService.self, scope: .singleton) { store in OrderService(store.resolve()) }
+        // Roots are built in the order of their names: OrderRepository's build stops at
+        // RequestID first, then OrderService's and Storefront's need what it left unfinished.
+        // They stop there too, with no "failed" line, and each is reported for its own chain.
+        app.register(Storefront.self, scope: .session) { store in Storefront(store.resolve()) }
+        app.register(AuditTrail.self, scope: .weak) { _ in AuditTrail() }
+
+        let report = app.verify()
+
+        #expect(report.problems.allSatisfy { $0.kind == .perRequestDependency }, "\(report)")
+        #expect(
+            Set(report.problems.map { $0.path.map(\.labelWithScopeForTests).joined(separator: " -> ") }) == [
+                "AuditTrail (.weak) -> RequestID (per request)",
+                "Storefront (Scope(\"session\")) -> OrderService (.singleton) -> OrderRepository (.unique) "
+                    + "-> RequestContext (.unique) -> RequestID (per request)",
+                "OrderService (.singleton) -> OrderRepository (.unique) -> RequestContext (.unique) "
+                    + "-> RequestID (per request)",
+            ])
+        // The graph shows the edges a stopped build had recorded.
+        #expect(report.mermaid().contains(":::perRequest"))
+        #expect(report.mermaid().contains("RequestID<br/>per request"))
+    }
+
+    @Test("app-wide instances that reach no per-request type, and unique ones that do, are not reported")
+    func singletonsThatDoNotReachRequestValuesAreClean() {
+        let app = makeApp()
+        app.providedPerRequest(RequestID.self)
+        app.providedPerRequest(User.self, name: "current")
+        app.register(Greeter.self, scope: .singleton) { store in Greeter(store.resolve()) }
+        app.register(OrderRepository.self, scope: .graph) { store in OrderRepository(store.resolve()) }
+
+        let report = app.verify()
+
+        #expect(report.isClean, "\(report)")
+        #expect(report.graph.nodes.contains { $0.description == "Greeter" && $0.scope == .singleton })
+    }
+
+    @Test("a type declared per request that the app's store, or a parent, registers too is a conflict")
+    func declaredAndRegisteredIsAConflict() throws {
+        let base = DependencyStore()
+        base.register(User.self) { _ in User(name: "base") }
+        let app = DependencyStore(parent: base)
+        app.providedPerRequest(RequestID.self)
+        app.providedPerRequest(User.self)
+        app.register(RequestID.self) { _ in RequestID(value: "app") }
+
+        let report = app.verify()
+
+        #expect(report.problems.map(\.kind) == [.perRequestConflict, .perRequestConflict])
+        let requestID = try #require(report.problems.first { $0.path.first?.type == "RequestID" })
+        #expect(requestID.description.hasPrefix("per-request conflict: RequestID is declared provided per request at "))
+        #expect(
+            requestID.description.contains("and registered at DependencyStoreTests/PerRequestVerificationTests.swift:"))
+        #expect(requestID.description.contains("in the same store: that store resolves its own RequestID"))
+        #expect(
+            requestID.description.hasSuffix(
+                "Fix: remove the registration and register RequestID in each request's store; or, if it is app-wide "
+                    + "after all, remove the declaration."))
+        let user = try #require(report.problems.first { $0.path.first?.type == "User" })
+        #expect(user.description.contains("in \(base)"))
+
+        // A store layered over the app's that registers them, as a request's store does, is no
+        // conflict: there they are provided.
+        let clean = DependencyStore()
+        clean.providedPerRequest(RequestID.self)
+        clean.register(RequestContext.self) { store in RequestContext(store.resolve()) }
+        let request = DependencyStore(parent: clean)
+        request.register(RequestID(value: "r-1"), for: RequestID.self)
+        #expect(request.verify().isClean)
+        #expect(clean.verify().isClean)
+    }
+
     @Test("resolving a declared type from the app's store says it is provided per request, and where to resolve it")
     func resolvingADeclaredTypeFromTheAppStore() throws {
         let app = DependencyStore()
@@ -118,5 +278,65 @@ struct PerRequestVerificationTests {
             error.description.contains(
                 "  To fix: register it in this store when the request starts, before anything resolves it:\n"
                     + "      store.register(<the request's User>, for: User.self, name: \"current\")"))
+    }
+
+    @Test("a declaration meets a requirement, is unloaded with its assembly, and a decorator of it is no orphan")
+    func declarationsAmongRequirementsAndDecorators() {
+        struct ServerAssembly: Assembly {
+            func assemble(into store: DependencyStore) {
+                store.providedPerRequest(RequestID.self)
+            }
+        }
+        let app = DependencyStore()
+        app.apply(ServerAssembly())
+        app.require(RequestID.self)
+        app.decorate(RequestID.self) { _, id in RequestID(value: "[\(id.value)]") }
+        #expect(app.verify().isClean, "\(app.verify())")
+
+        let result = app.unload(ServerAssembly.self)
+
+        #expect(result.description.contains("1 requirement"))
+        let kinds = app.verify().problems.map(\.kind)
+        #expect(kinds == [.unmetRequirement, .unmatchedDecorator])
+    }
+
+    @Test("verifyAsync() treats a per-request type resolved in a main-actor or async factory as given")
+    func verifyAsyncStopsAtDeclaredTypes() async {
+        let app = DependencyStore()
+        app.providedPerRequest(RequestID.self)
+        app.register(RequestContext.self, scope: .singleton) { store async throws in
+            RequestContext(try await store.resolveAsync(RequestID.self))
+        }
+        app.register(OrderRepository.self, scope: .singleton, on: MainActor.self) { store in
+            OrderRepository(RequestContext(store.resolve()))
+        }
+
+        let report = await app.verifyAsync()
+
+        #expect(
+            report.problems.map(\.summaryForTests) == [
+                "perRequestDependency: OrderRepository -> RequestID",
+                "perRequestDependency: RequestContext -> RequestID",
+            ], "\(report)")
+        #expect(report.skippedForIsolation.isEmpty)
+    }
+}
+
+extension Collection {
+    /// The one element, if there is exactly one.
+    fileprivate var only: Element? { count == 1 ? first : nil }
+}
+
+extension VerificationProblem {
+    /// `missing: A -> B`: the kind and the path.
+    fileprivate var summaryForTests: String {
+        "\(kind): " + path.map(\.description).joined(separator: " -> ")
+    }
+}
+
+extension DependencyGraph.Node {
+    /// What the report's lines show: `Presenter (.singleton)`, `RequestID (per request)`.
+    fileprivate var labelWithScopeForTests: String {
+        "\(self) (\(scope.map(\.description) ?? (isProvidedPerRequest ? "per request" : "not registered")))"
     }
 }

@@ -7,6 +7,7 @@ extension DependencyStore {
     /// let app = DependencyStore()
     /// app.providedPerRequest(RequestID.self)
     /// app.register(OrderService.self) { store in OrderService(requestID: store.resolve()) }
+    /// print(app.verify())   // no problems: RequestID is provided per request
     ///
     /// // When a request starts:
     /// let request = DependencyStore(parent: app)
@@ -14,10 +15,20 @@ extension DependencyStore {
     /// let service: OrderService = request.resolve()
     /// ```
     ///
-    /// A declaration is not a registration: this store still resolves nothing for `type`. A
-    /// resolve of `type` from this store traps saying that it is provided per request, and to
-    /// resolve it from a request's store (a store layered over this one). From a store layered
-    /// over this one that does not register it, the trap says to register it there.
+    /// A declaration is not a registration: this store still resolves nothing for `type`.
+    /// It changes what the store says about it:
+    /// - ``verify(sampleArguments:timeout:captives:overrides:)`` checks the rest of the graph as
+    ///   if `type` were registered: a factory that resolves it stops there, as satisfied, without
+    ///   a value, and an `@Injected` property for it is no missing registration. It reports an
+    ///   app-wide instance (`.singleton`, `.weak`, a custom scope) whose graph reaches `type`,
+    ///   which each request's store builds anew (``VerificationProblem/Kind/perRequestDependency``),
+    ///   and a registration of `type` in this store or a parent, which contradicts the
+    ///   declaration (``VerificationProblem/Kind/perRequestConflict``).
+    /// - A resolve of `type` from this store traps saying that it is provided per request, and to
+    ///   resolve it from a request's store (a store layered over this one). From a store layered
+    ///   over this one that does not register it, the trap says to register it there.
+    /// - It meets a ``require(_:name:fileID:line:)`` of the same type and name, and a decorator
+    ///   of it is not reported as matching nothing.
     ///
     /// Declared inside an assembly, it belongs to the assembly: ``unload(_:fileID:line:)`` removes
     /// it, counted with the requirements. Declaring the same type again is harmless.
