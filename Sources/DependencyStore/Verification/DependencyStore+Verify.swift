@@ -191,7 +191,10 @@ extension DependencyStore {
     fileprivate static func perRequestConflicts(
         _ declarations: [TypeAndName: PerRequestDeclaration]
     ) -> [VerificationProblem] {
-        declarations.values.sorted { $0.location.description < $1.location.description }.compactMap { declaration in
+        let inOrder = declarations.values.sorted {
+            ($0.location.fileID.description, $0.location.line) < ($1.location.fileID.description, $1.location.line)
+        }
+        return inOrder.compactMap { declaration in
             guard declaration.store.canResolve(declaration.type, name: declaration.name) else { return nil }
             let key = ObjectIdentifier(declaration.type)
             let registered = sequence(first: declaration.store, next: \.parent).lazy.compactMap { store in
