@@ -99,6 +99,42 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
         }
     }
 
+    @Test func aTypeProvidedPerRequestIsANoteNamingTheStoreThatDeclaredIt() {
+        struct ServerAssembly: Assembly {
+            func assemble(into store: DependencyStore) { store.providedPerRequest(Clock.self) }
+        }
+        let app = DependencyStore()
+        app.apply(ServerAssembly())
+        let request = DependencyStore(parent: app)
+        request.register(FixedClock(1), for: Clock.self)
+        let forgetful = DependencyStore(parent: app)
+
+        guard case .missingRegistration(_, let fromApp) = reason({ _ = try app.tryResolve(Clock.self) }) else {
+            Issue.record("not a missing registration")
+            return
+        }
+        // One note: the declaration says more than "registered in a store over this one".
+        #expect(fromApp.notes.count == 1)
+        if case .providedPerRequest(let declaredAt, let assembly, let inStore) = fromApp.notes.first {
+            #expect(declaredAt.description.hasPrefix("DependencyStoreTests/DiagnosisTests.swift:"))
+            #expect(assembly == "ServerAssembly")
+            #expect(inStore == nil)
+        } else {
+            Issue.record("the note is not the declaration: \(fromApp.notes)")
+        }
+        guard case .missingRegistration(_, let fromRequest) = reason({ _ = try forgetful.tryResolve(Clock.self) })
+        else {
+            Issue.record("not a missing registration")
+            return
+        }
+        if case .providedPerRequest(_, _, let inStore) = fromRequest.notes.first {
+            #expect(inStore == "\(app)")
+        } else {
+            Issue.record("the note is not the declaration: \(fromRequest.notes)")
+        }
+        withExtendedLifetime(request) {}
+    }
+
     @Test func aMissingRegistrationNamesCloseMatchesHandlesAndCollections() {
         let store = DependencyStore()
         store.register(FixedClock(0) as Clock?, for: Clock?.self)

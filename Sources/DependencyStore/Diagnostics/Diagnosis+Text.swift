@@ -225,6 +225,21 @@ extension Diagnosis {
                         + ": what resolves the collection after that finds nothing.")
             case .requiredBy(let declarer):
                 lines.append("  Required by: \(declarer), which expects the app to register it.")
+            case .providedPerRequest(let declaredAt, let assembly, let store):
+                let declared =
+                    "declared with providedPerRequest at \(declaredAt)" + (assembly.map { " (by \($0))" } ?? "")
+                if let store {
+                    lines.append("  '\(shortName)' is provided per request: \(declared), in \(store).")
+                    lines.append(
+                        "  This store is layered over that one, as a request's store is, and each such store must register it."
+                    )
+                } else {
+                    lines.append("  '\(shortName)' is provided per request: \(declared).")
+                    lines.append(
+                        "  Each request's store (a store layered over this one) registers it; this store never does, and an object"
+                    )
+                    lines.append("  bound to this store (one made at start-up, say) does not see a request's values.")
+                }
             case .registeredInStoresOver(let stores, let count):
                 let more = count > stores.count ? " and \(count - stores.count) more" : ""
                 lines.append(
@@ -245,7 +260,22 @@ extension Diagnosis {
 
         let implementation = implementationName(for: shortName)
         let nameArgument = request.name.map { ", name: \"\($0)\"" } ?? ""
-        if let collection = missing.collection {
+        let perRequest = missing.notes.contains(where: \.isProvidedPerRequest)
+        if case .providedPerRequest(_, _, let declaringStore) = missing.notes.first(where: \.isProvidedPerRequest) {
+            // Asked of the store that declared it (the app's), or of one layered over it (a
+            // request's) that does not register it.
+            lines +=
+                declaringStore == nil
+                ? [
+                    "  To fix: resolve it from the request's store, inside its execute { } or with its resolve(\(shortName).self\(nameArgument)).",
+                    "  Where an object this store keeps needs it, make that object .unique, so that each request's store builds its",
+                    "  own, or pass the value in (an argument, or a resolve per call) instead of keeping it.",
+                ]
+                : [
+                    "  To fix: register it in this store when the request starts, before anything resolves it:",
+                    "      store.register(<the request's \(shortName)>, for: \(shortName).self\(nameArgument))",
+                ]
+        } else if let collection = missing.collection {
             let (element, onlyNamed) = collection
             let named = onlyNamed ? ", name: \"\(implementationName(for: element).lowercased())\"" : ""
             lines += [
@@ -281,8 +311,10 @@ extension Diagnosis {
             lines.append(
                 "  An \(wrapper) property resolves from the store that was current when the property was created.")
         }
-        lines.append(
-            "  Use resolveIfRegistered(_:) or @OptionalInjected where the dependency may legitimately be absent.")
+        if !perRequest {
+            lines.append(
+                "  Use resolveIfRegistered(_:) or @OptionalInjected where the dependency may legitimately be absent.")
+        }
         return lines
     }
 

@@ -115,6 +115,14 @@ extension Diagnosis {
         case registeredInStoresOver([String], count: Int)
         /// Declared required by an assembly: `SessionAssembly (at App/Session.swift:12)`.
         case requiredBy(String)
+        /// Declared provided per request (`providedPerRequest`) at `declaredAt`, by `assembly` if
+        /// one was being applied; `inStore`: the name of the store that declared it, when not the
+        /// one asked (which is then layered over it, as a request's store is).
+        case providedPerRequest(declaredAt: SourceLocation, assembly: String?, inStore: String?)
+
+        var isProvidedPerRequest: Bool {
+            if case .providedPerRequest = self { true } else { false }
+        }
     }
 
     /// A registered type close to the one asked for: its full and short names, where it was

@@ -115,15 +115,29 @@ extension DependencyStore {
                         contributedAt: removal.registeredAt, removedAt: removal.removedAt, how: removal.how,
                         inStore: store === self ? nil : "\(store)"))
             }
-            notes += requirements.map { .requiredBy($0.declarer) }
+            for requirement in requirements {
+                switch requirement.provision {
+                case .registration:
+                    notes.append(.requiredBy(requirement.declarer))
+                case .perRequest where !notes.contains(where: \.isProvidedPerRequest):
+                    // The nearest store's declaration.
+                    notes.append(
+                        .providedPerRequest(
+                            declaredAt: requirement.location, assembly: requirement.assembly?.name,
+                            inStore: store === self ? nil : "\(store)"))
+                case .perRequest:
+                    break
+                }
+            }
         }
+        let perRequest = notes.contains(where: \.isProvidedPerRequest)
         // Registered in a store layered over this one (a request's, a test's), which an object
-        // bound to this store does not see.
+        // bound to this store does not see. A type declared per request says more than that.
         var over: [StoreCore] = []
         core.forEachDescendant(includingSelf: false) { core, registry in
             if registry[key.type, name] != nil { over.append(core) }
         }
-        if !over.isEmpty {
+        if !over.isEmpty, !perRequest {
             notes.append(
                 .registeredInStoresOver(
                     over.prefix(2).map { "\(DependencyStore.resolving(through: $0))" }, count: over.count))

@@ -5,15 +5,17 @@
 /// Render it with ``VerificationReport/mermaid()`` or ``VerificationReport/dot()``, which also
 /// highlight the problems.
 public struct DependencyGraph: Sendable {
-    /// A registration, or a type that was asked for and is not registered.
+    /// A registration, a type that was asked for and is not registered, or a type that each
+    /// request's store provides (``DependencyStore/providedPerRequest(_:name:fileID:line:)``).
     public struct Node: Hashable, Sendable, CustomStringConvertible {
         let key: Key
 
-        /// Which node it is: a registration of the store verified (by identity), or a type and
-        /// name nothing registers.
+        /// Which node it is: a registration of the store verified (by identity), a type and name
+        /// nothing registers, or one declared provided per request.
         enum Key: Hashable {
             case registration(ObjectIdentifier)
             case missing(type: ObjectIdentifier, name: String?)
+            case perRequest(type: ObjectIdentifier, name: String?)
         }
         /// The type, as Swift prints it: `PriceFetching`.
         public let type: String
@@ -30,6 +32,14 @@ public struct DependencyGraph: Sendable {
         /// Whether a registration exists for the node.
         public var isRegistered: Bool { scope != nil }
 
+        /// Whether it is a type (and name) that the store verified does not register and declared
+        /// provided per request, with ``DependencyStore/providedPerRequest(_:name:fileID:line:)``:
+        /// each request's store registers it. Verification treats it as satisfied; an app-wide
+        /// instance that depends on it is a problem (``VerificationProblem/Kind/perRequestDependency``).
+        public var isProvidedPerRequest: Bool {
+            if case .perRequest = key { true } else { false }
+        }
+
         /// `PriceFetching`, `Greeting (named "formal")`, or for an element of a collection,
         /// `[AnalyticsSink] element "file"` or `[AnalyticsSink] element at App/Analytics.swift:9`.
         public var description: String {
@@ -39,9 +49,9 @@ public struct DependencyGraph: Sendable {
             return name.map { "\(type) (named \"\($0)\")" } ?? type
         }
 
-        /// The description with the scope: `Presenter (.singleton)`.
+        /// The description with the scope: `Presenter (.singleton)`, `RequestID (per request)`.
         var labelWithScope: String {
-            guard let scope else { return "\(self) (not registered)" }
+            guard let scope else { return "\(self) (\(isProvidedPerRequest ? "per request" : "not registered"))" }
             return "\(self) (\(scope))"
         }
     }
@@ -69,5 +79,13 @@ extension DependencyGraph.Node {
         Self(
             key: .missing(type: ObjectIdentifier(type), name: name), type: Diagnostics.shortName(of: type), name: name,
             scope: nil, registeredAt: nil, isContribution: false)
+    }
+
+    /// The node of a type (and name) declared provided per request, which the store verified
+    /// does not register.
+    static func perRequest(_ type: Any.Type, name: String?) -> Self {
+        Self(
+            key: .perRequest(type: ObjectIdentifier(type), name: name), type: Diagnostics.shortName(of: type),
+            name: name, scope: nil, registeredAt: nil, isContribution: false)
     }
 }

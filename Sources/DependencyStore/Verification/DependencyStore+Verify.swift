@@ -25,6 +25,11 @@ extension DependencyStore {
     ///   that cause.
     /// - A registration built as a dependency of an earlier one is not built again, so the work
     ///   grows with the number of registrations and edges.
+    /// - A type that each request's store provides, declared with
+    ///   ``providedPerRequest(_:name:fileID:line:)``, is treated as given: a factory that resolves
+    ///   it stops there without a problem. An app-wide instance whose graph reaches one is
+    ///   reported (``VerificationProblem/Kind/perRequestDependency``), and so is a declared type
+    ///   that this store or a parent registers (``VerificationProblem/Kind/perRequestConflict``).
     /// - Registrations whose factory takes arguments are skipped unless `sampleArguments` gives
     ///   them some. Main-actor and `async` registrations, and those whose factories resolve one,
     ///   are skipped and listed with the reason: verification builds on threads of its own, where
@@ -107,16 +112,21 @@ extension DependencyStore {
         return plan.report(of: self, overrides: overrides)
     }
 
-    /// The requirements nothing registers (as `copy` shows what this store resolves), and every
-    /// replacement made in this store and its parents, as problems and listed overrides.
+    /// The requirements nothing registers (as `copy` shows what this store resolves) and no
+    /// declaration provides per request, and every replacement made in this store and its
+    /// parents, as problems and listed overrides.
     fileprivate func requirementsAndOverrides(
-        metIn copy: DependencyStore, rule: OverrideRule
+        metIn copy: DependencyStore, perRequest: [TypeAndName: PerRequestDeclaration], rule: OverrideRule
     ) -> (problems: [VerificationProblem], overrides: [VerificationReport.Override]) {
         var problems: [VerificationProblem] = []
         var overrides: [VerificationReport.Override] = []
         for store in sequence(first: self, next: \.parent).reversed() {
             let (requirements, records) = store.registry.withLock { ($0.requirements, $0.overrides) }
-            for requirement in requirements where !copy.canResolve(requirement.type, name: requirement.name) {
+            for requirement in requirements
+            where requirement.provision == .registration
+                && perRequest[TypeAndName(type: ObjectIdentifier(requirement.type), name: requirement.name)] == nil
+                && !copy.canResolve(requirement.type, name: requirement.name)
+            {
                 // Reported even when a factory's `missing:` line names the type too: that line
                 // gives the path, this one who declared the need and where.
                 let node = DependencyGraph.Node.missing(requirement.type, name: requirement.name)
@@ -126,7 +136,7 @@ extension DependencyStore {
                         node, declaredBy: requirement.declarer,
                         elementType: collection.map { Diagnostics.shortName(of: $0.elementType) }))
             }
-            problems += store.unmatchedDecorators(in: copy)
+            problems += store.unmatchedDecorators(in: copy, perRequest: perRequest)
             for record in records {
                 let override = VerificationReport.Override(record, store: store.description)
                 overrides.append(override)
@@ -140,8 +150,11 @@ extension DependencyStore {
 
     /// This store's decorators and completion steps that apply to no registration and no
     /// contribution that `copy` (what verify builds in) or a store layered over this one has: they
-    /// would never run.
-    fileprivate func unmatchedDecorators(in copy: DependencyStore) -> [VerificationProblem] {
+    /// would never run. One of a type declared provided per request applies to what each
+    /// request's store registers.
+    fileprivate func unmatchedDecorators(
+        in copy: DependencyStore, perRequest: [TypeAndName: PerRequestDeclaration]
+    ) -> [VerificationProblem] {
         let decorators = registry.withLock { $0.decorators }
         guard !decorators.isEmpty else { return [] }
         var candidates: [ObjectIdentifier: [AnyRegistration]] = [:]
@@ -159,12 +172,40 @@ extension DependencyStore {
         for (key, entries) in decorators.sorted(by: { $0.value[0].location.line < $1.value[0].location.line }) {
             let found = candidates[key] ?? []
             for decorator in entries where !found.contains(where: decorator.applies(to:)) {
+                let perRequestNames = perRequest.keys.filter { $0.type == key }.map(\.name)
+                switch decorator.target {
+                case .every where !perRequestNames.isEmpty: continue
+                case .registration(let name) where perRequestNames.contains(name): continue
+                default: break
+                }
                 let forwardsOnly =
                     !found.isEmpty && found.allSatisfy { if case .forward = $0.role { true } else { false } }
                 problems.append(.unmatched(decorator, forwardsOnly: forwardsOnly, in: description))
             }
         }
         return problems
+    }
+
+    /// The types declared provided per request that the declaring store, or a parent, registers
+    /// too (as it resolves them, so a collection type by a contribution).
+    fileprivate static func perRequestConflicts(
+        _ declarations: [TypeAndName: PerRequestDeclaration]
+    ) -> [VerificationProblem] {
+        let inOrder = declarations.values.sorted {
+            ($0.location.fileID.description, $0.location.line) < ($1.location.fileID.description, $1.location.line)
+        }
+        return inOrder.compactMap { declaration in
+            guard declaration.store.canResolve(declaration.type, name: declaration.name) else { return nil }
+            let key = ObjectIdentifier(declaration.type)
+            let registered = sequence(first: declaration.store, next: \.parent).lazy.compactMap { store in
+                store.ownRegistration(for: key, name: declaration.name).map { (store, $0) }
+            }.first
+            return .perRequestConflict(
+                .perRequest(declaration.type, name: declaration.name), declaredAt: declaration.location.description,
+                declaredIn: declaration.store.description,
+                registeredAt: registered?.1.location.description,
+                registeredIn: (registered?.0 ?? declaration.store).description)
+        }
     }
 
     /// A store with fresh copies of every registration `store` sees, nearest store winning, and
@@ -219,7 +260,9 @@ private struct VerificationPlan {
         isolated: Bool
     ) {
         precondition(timeout > 0, Diagnosis.nonPositiveTimeout(timeout).text)
-        verifier = Verifier(timeout: timeout, captiveRule: captives, runsIsolatedFactories: isolated)
+        verifier = Verifier(
+            timeout: timeout, captiveRule: captives, runsIsolatedFactories: isolated,
+            perRequest: store.perRequestDeclarations())
         copy = DependencyStore(verificationCopyOf: store, verifier: verifier)
         // In a stable order: by the name a reader sees, then the full name and where registered;
         // the elements of collections too, each built as a root of its own.
@@ -257,7 +300,8 @@ private struct VerificationPlan {
         let report = verifier.report(
             store: store, skipped: skipped, isolated: skippedForIsolation,
             verifiedCount: roots.count + asyncRoots.count)
-        var found = store.requirementsAndOverrides(metIn: copy, rule: overrides)
+        var found = store.requirementsAndOverrides(metIn: copy, perRequest: verifier.perRequest, rule: overrides)
+        found.problems += DependencyStore.perRequestConflicts(verifier.perRequest)
         found.problems += unusedSamples.map(VerificationProblem.unusedSample)
         return report.adding(found)
     }

@@ -1,12 +1,13 @@
 extension VerificationReport {
     /// The graph as a Mermaid flowchart (it renders in GitHub Markdown inside a `mermaid` code
     /// block): one box per registration with its scope, dashed arrows for `@Injected` properties,
-    /// missing types and the edges of every problem in red, captive edges in orange.
+    /// missing types and the edges of every problem in red, captive and per-request dependencies
+    /// in orange, types provided per request in blue.
     public func mermaid() -> String {
         let ids = nodeIDs()
         var lines = ["flowchart LR"]
         for node in graph.nodes {
-            let style = node.isRegistered ? "" : ":::missing"
+            let style = node.isRegistered ? "" : node.isProvidedPerRequest ? ":::perRequest" : ":::missing"
             lines.append(
                 "    \(ids[node]!)[\"\(Self.mermaidEscaped(node.description))<br/>\(Self.mermaidEscaped(Self.scopeLabel(node)))\"]\(style)"
             )
@@ -17,12 +18,15 @@ extension VerificationReport {
             let arrow = edge.isLazy ? "-. @Injected .->" : "-->"
             lines.append("    \(ids[edge.from]!) \(arrow) \(ids[edge.to]!)")
             if let kind = highlights[EdgeEnds(edge)] {
-                let colour = kind == .captive ? "#d97706" : "#dc2626"
+                let colour = Self.isAboutLifetimes(kind) ? "#d97706" : "#dc2626"
                 styles.append("    linkStyle \(index) stroke:\(colour),stroke-width:3px")
             }
         }
         lines += styles
         lines.append("    classDef missing fill:#fee2e2,stroke:#dc2626,color:#991b1b")
+        if graph.nodes.contains(where: \.isProvidedPerRequest) {
+            lines.append("    classDef perRequest fill:#dbeafe,stroke:#2563eb,color:#1e3a8a")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -36,7 +40,11 @@ extension VerificationReport {
         ]
         for node in graph.nodes {
             let label = Self.dotEscaped(node.description) + "\\n" + Self.dotEscaped(Self.scopeLabel(node))
-            let style = node.isRegistered ? "" : ", color=\"#dc2626\", fontcolor=\"#991b1b\""
+            let style =
+                node.isRegistered
+                ? ""
+                : node.isProvidedPerRequest
+                    ? ", color=\"#2563eb\", fontcolor=\"#1e3a8a\"" : ", color=\"#dc2626\", fontcolor=\"#991b1b\""
             lines.append("    \(ids[node]!) [label=\"\(label)\"\(style)];")
         }
         let highlights = edgeHighlights()
@@ -44,7 +52,7 @@ extension VerificationReport {
             var attributes: [String] = []
             if edge.isLazy { attributes += ["style=dashed", "label=\"@Injected\""] }
             if let kind = highlights[EdgeEnds(edge)] {
-                attributes += ["color=\"\(kind == .captive ? "#d97706" : "#dc2626")\"", "penwidth=2"]
+                attributes += ["color=\"\(Self.isAboutLifetimes(kind) ? "#d97706" : "#dc2626")\"", "penwidth=2"]
             }
             let suffix = attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
             lines.append("    \(ids[edge.from]!) -> \(ids[edge.to]!)\(suffix);")
@@ -72,13 +80,14 @@ extension VerificationReport {
         Dictionary(uniqueKeysWithValues: graph.nodes.enumerated().map { ($1, "n\($0)") })
     }
 
-    /// The edges on some problem's path, with the problem's kind (captive loses to the others).
+    /// The edges on some problem's path, with the problem's kind (captive and per-request
+    /// dependencies lose to the others).
     private func edgeHighlights() -> [EdgeEnds: VerificationProblem.Kind] {
         var highlights: [EdgeEnds: VerificationProblem.Kind] = [:]
         for problem in problems where problem.path.count > 1 {
             for (from, to) in zip(problem.path, problem.path.dropFirst()) {
                 let ends = EdgeEnds(from: from, to: to)
-                if highlights[ends] == nil || highlights[ends] == .captive {
+                if highlights[ends].map(Self.isAboutLifetimes) ?? true {
                     highlights[ends] = problem.kind
                 }
             }
@@ -86,8 +95,14 @@ extension VerificationReport {
         return highlights
     }
 
+    /// Whether a problem of `kind` is an instance kept longer than what it holds should be (drawn
+    /// in orange) rather than a resolve that fails (red).
+    private static func isAboutLifetimes(_ kind: VerificationProblem.Kind) -> Bool {
+        kind == .captive || kind == .perRequestDependency
+    }
+
     private static func scopeLabel(_ node: DependencyGraph.Node) -> String {
-        node.scope.map(\.description) ?? "not registered"
+        node.scope.map(\.description) ?? (node.isProvidedPerRequest ? "per request" : "not registered")
     }
 
     private static func mermaidEscaped(_ text: String) -> String {

@@ -16,7 +16,8 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     public let storeDescription: String
     /// How many registrations verification checked: every one it could build, skipped ones aside.
     public let verifiedCount: Int
-    /// Every problem found, in the order found; captive dependencies last.
+    /// Every problem found, in the order found; captive and per-request dependencies, which are
+    /// read from the whole graph, last.
     public let problems: [VerificationProblem]
     /// Registrations whose factory takes arguments and for which no ``SampleArguments`` were
     /// given: not built, so not verified.
@@ -106,13 +107,15 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
         self.graph = graph
     }
 
-    /// This report with `found`'s problems added (before the captive ones) and its overrides.
+    /// This report with `found`'s problems added (before those read from the graph: captive and
+    /// per-request dependencies) and its overrides.
     func adding(_ found: (problems: [VerificationProblem], overrides: [Override])) -> VerificationReport {
-        let captives = problems.filter { $0.kind == .captive }
+        let fromGraph: Set<VerificationProblem.Kind> = [.captive, .perRequestDependency]
         return VerificationReport(
             storeDescription: storeDescription,
             verifiedCount: verifiedCount,
-            problems: problems.filter { $0.kind != .captive } + found.problems + captives,
+            problems: problems.filter { !fromGraph.contains($0.kind) } + found.problems
+                + problems.filter { fromGraph.contains($0.kind) },
             skipped: skipped,
             skippedForIsolation: isolationSkips,
             graph: graph,
@@ -190,13 +193,23 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
         /// ``SampleArguments`` that no registration taking arguments used: a typo in the type or
         /// the name, or a registration that no longer takes arguments.
         case unusedSample
+        /// An app-wide instance (`.singleton`, `.weak` or a custom scope) whose graph reaches a
+        /// type declared provided per request (``DependencyStore/providedPerRequest(_:name:fileID:line:)``):
+        /// it cannot be one instance for the app, since each request's store builds its own with
+        /// that request's value, and the store verified cannot give it that value.
+        case perRequestDependency
+        /// A type declared provided per request that the declaring store, or a parent, registers
+        /// too: that store resolves its own, where the declaration says only a request's store has
+        /// one.
+        case perRequestConflict
     }
 
     /// What kind of problem it is.
     public let kind: Kind
     /// The nodes involved, dependent first: for `.missing`, the chain from the registration being
     /// verified to the missing type; for `.cycle`, the loop, its first node repeated at the end;
-    /// for `.captive`, the holder to the held instance.
+    /// for `.captive`, the holder to the held instance; for `.perRequestDependency`, the app-wide
+    /// instance to the type provided per request.
     public let path: [DependencyGraph.Node]
     /// The problem and its fix, on one line.
     public let description: String
@@ -351,6 +364,39 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
             kind: .failed,
             path: path,
             description: "failed: \(chain): \(firstLine) Fix: \(fix)"
+        )
+    }
+
+    static func perRequestDependency(_ path: [DependencyGraph.Node]) -> Self {
+        let holder = path.first!
+        let value = path.last!
+        let chain = path.map(\.labelWithScope).joined(separator: " -> ")
+        return Self(
+            kind: .perRequestDependency,
+            path: path,
+            description: "per-request dependency: \(chain): \(holder) is an app-wide instance, but it depends on "
+                + "\(value), which only a request's store provides. So it is not one instance for the app: each "
+                + "request's store builds its own, with that request's \(value), and built in this store it has no "
+                + "\(value). Fix: register \(holder) as .unique (or .graph), so that each resolve builds one; or pass "
+                + "\(value) in as an argument, or resolve it per call, instead of keeping it; or, for one \(holder) "
+                + "per request, register it in each request's store and declare it with providedPerRequest."
+        )
+    }
+
+    static func perRequestConflict(
+        _ node: DependencyGraph.Node, declaredAt: String, declaredIn: String, registeredAt: String?,
+        registeredIn: String
+    ) -> Self {
+        let registered = registeredAt.map { "registered at \($0)" } ?? "registered"
+        let same = declaredIn == registeredIn ? "in the same store" : "in \(registeredIn)"
+        return Self(
+            kind: .perRequestConflict,
+            path: [node],
+            description: "per-request conflict: \(node) is declared provided per request at \(declaredAt) (in "
+                + "\(declaredIn)), and \(registered) \(same): that store resolves its own \(node), so what needs one "
+                + "outside a request gets it instead of a request's, and verify() checks it as registered. Fix: remove "
+                + "the registration and register \(node) in each request's store; or, if it is app-wide after all, "
+                + "remove the declaration."
         )
     }
 

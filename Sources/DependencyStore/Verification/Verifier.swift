@@ -41,6 +41,11 @@ final class Verifier {
         /// Registrations not verified because they (or what they resolve) must run on the main
         /// actor or be awaited, with the reason.
         var skippedForIsolation: [(node: NodeKey, reason: String)] = []
+        /// The causes of builds stopped at a type declared provided per request: no problem, so
+        /// a build that needs what one of them holds stops too, as satisfied, without reporting.
+        var perRequestCauses: Set<String> = []
+        /// The registrations whose build stopped at such a type, with the cause.
+        var perRequestStops: [TypeAndName: String] = [:]
         var finished = false
     }
 
@@ -56,10 +61,19 @@ final class Verifier {
     /// tasks, instead of being skipped.
     let runsIsolatedFactories: Bool
 
-    init(timeout: Double, captiveRule: CaptiveRule, runsIsolatedFactories: Bool = false) {
+    /// The types declared provided per request in the store verified and its parents: a resolve
+    /// of one that finds no registration stops its build as satisfied, without a problem, and an
+    /// `@Injected` property for one is no missing registration.
+    let perRequest: [TypeAndName: PerRequestDeclaration]
+
+    init(
+        timeout: Double, captiveRule: CaptiveRule, runsIsolatedFactories: Bool = false,
+        perRequest: [TypeAndName: PerRequestDeclaration] = [:]
+    ) {
         self.timeout = timeout
         self.captiveRule = captiveRule
         self.runsIsolatedFactories = runsIsolatedFactories
+        self.perRequest = perRequest
     }
 
     // MARK: - Running
@@ -134,7 +148,8 @@ final class Verifier {
                 nodes: state.nodeOrder.compactMap { state.nodes[$0] },
                 edges: state.edgeOrder.compactMap { state.edges[$0] }
             )
-            let problems = state.problems + Self.captives(in: graph, rule: captiveRule)
+            let problems =
+                state.problems + Self.captives(in: graph, rule: captiveRule) + Self.perRequestDependencies(in: graph)
             return VerificationReport(
                 storeDescription: store.description,
                 // Those skipped on the way (they resolve a main-actor or async registration) were
@@ -199,6 +214,10 @@ final class Verifier {
                 }
             } else if let target {
                 addEdge(from: from.key, to: node(target, in: &state).key, isLazy: true, in: &state)
+            } else if isProvidedPerRequest(type, name: name) {
+                // Optional or not: what it reads in a request's store is a request's value.
+                let value = perRequestNode(type, name: name, in: &state)
+                addEdge(from: from.key, to: value.key, isLazy: true, in: &state)
             } else if !optional {
                 let missing = missingNode(type, name: name, in: &state)
                 addEdge(from: from.key, to: missing.key, isLazy: true, in: &state)
@@ -213,9 +232,41 @@ final class Verifier {
         ResolutionStack.currentIfCreated?.verificationWorker?.verifier === self
     }
 
-    /// Records `error` (a resolve of `subject` failed on this worker) and stops the worker.
+    /// Records `error` (a resolve of `subject` failed on this worker) and stops the worker. A
+    /// type declared provided per request stops it too, as satisfied: no problem is recorded.
     func abort(_ error: ResolutionError, subject: (type: Any.Type, name: String?)) -> Never {
-        park(problem: problem(for: error, subject: subject, chain: Self.buildsOnThisWorker()))
+        let chain = Self.buildsOnThisWorker()
+        if let cause = perRequestStop(error, subject: subject, chain: chain) {
+            park(problem: nil, perRequestCause: cause)
+        }
+        park(problem: problem(for: error, subject: subject, chain: chain))
+    }
+
+    /// Whether `type` (under `name`) is declared provided per request.
+    private func isProvidedPerRequest(_ type: Any.Type, name: String?) -> Bool {
+        perRequest[TypeAndName(type: ObjectIdentifier(type), name: name)] != nil
+    }
+
+    /// When `error` is a missing registration of a type declared provided per request (asked for
+    /// as itself, or as a `Provider` or `Lazy` of it): records the edge to it from the innermost
+    /// build of `chain`, and returns the cause that build stops with, which is not a problem.
+    /// `nil` for any other failure.
+    private func perRequestStop(
+        _ error: ResolutionError, subject: (type: Any.Type, name: String?), chain: [AnyRegistration]
+    ) -> String? {
+        guard error.kind == .notRegistered else { return nil }
+        let handle = subject.type as? any DependencyHandle.Type
+        let type = handle?.valueType ?? subject.type
+        guard isProvidedPerRequest(type, name: subject.name) else { return nil }
+        return state.withLock { state in
+            let value = perRequestNode(type, name: subject.name, in: &state)
+            if let last = chain.last, !state.finished {
+                addEdge(from: node(last, in: &state).key, to: value.key, isLazy: handle != nil, in: &state)
+            }
+            let cause = "it needs \(value.labelWithScope), which verify() treats as given"
+            state.perRequestCauses.insert(cause)
+            return cause
+        }
     }
 
     /// What the worker on this thread is building, outermost first: the `async` factories around
@@ -237,6 +288,8 @@ final class Verifier {
     /// `verifyAsync()` runs `async` factories: the caller throws, and the factories above it
     /// rethrow it.
     func record(_ error: ResolutionError, subject: (type: Any.Type, name: String?), chain: [AnyRegistration]) {
+        // A type provided per request ends the `async` factories as satisfied, with its edge.
+        if perRequestStop(error, subject: subject, chain: chain) != nil { return }
         let problem = problem(for: error, subject: subject, chain: chain)
         state.withLock { state in
             if let problem, !state.finished, !state.problems.contains(problem) { state.problems.append(problem) }
@@ -300,8 +353,15 @@ final class Verifier {
     }
 
     /// Records that this worker needs `subject`, which a stopped worker holds (or whose build was
-    /// abandoned), because of `cause`, and parks the worker.
+    /// abandoned), because of `cause`, and parks the worker. When that build stopped at a type
+    /// provided per request, this one stops the same way, reporting nothing: what it needs
+    /// depends on a request's value.
     func abort(blockedOn subject: (type: Any.Type, name: String?), by cause: String) -> Never {
+        let perRequestCause: String? = state.withLock { state in
+            state.perRequestCauses.contains(cause)
+                ? cause : state.perRequestStops[TypeAndName(type: ObjectIdentifier(subject.type), name: subject.name)]
+        }
+        if let perRequestCause { park(problem: nil, perRequestCause: perRequestCause) }
         let chain = Self.buildsOnThisWorker()
         let problem: VerificationProblem? = state.withLock { state in
             guard !state.finished else { return nil }
@@ -330,17 +390,23 @@ final class Verifier {
 
     /// Ends this worker's part: records `problem`, marks the chain abandoned, releases `verify()`
     /// and leaves the build. Every stopped build has a problem of its own in the report, and a
-    /// later build that needs what it holds is reported at once, with its cause.
-    private func park(problem: VerificationProblem?) -> Never {
+    /// later build that needs what it holds is reported at once, with its cause. A build stopped
+    /// at a type provided per request (`perRequestCause`) has none: a later build that needs what
+    /// it holds stops the same way.
+    private func park(problem: VerificationProblem?, perRequestCause: String? = nil) -> Never {
         let stack = ResolutionStack.current
         let chain = Self.buildsOnThisWorker()
-        let cause = problem?.summary ?? "an earlier problem"
+        let cause = perRequestCause ?? problem?.summary ?? "an earlier problem"
         state.withLock { state in
             if let problem, !state.finished, !state.problems.contains(problem) {
                 state.problems.append(problem)
             }
             for registration in chain where state.poisoned[ObjectIdentifier(registration)] == nil {
                 state.poisoned[ObjectIdentifier(registration)] = cause
+                if let perRequestCause {
+                    let key = TypeAndName(type: ObjectIdentifier(registration.type), name: registration.name)
+                    state.perRequestStops[key] = perRequestCause
+                }
             }
         }
         guard let worker = stack.verificationWorker, Escape.canLeave else {
@@ -375,6 +441,15 @@ final class Verifier {
             registeredAt: entry.registeredAt,
             isContribution: entry.isContribution
         )
+        state.nodes[key] = node
+        state.nodeOrder.append(key)
+        return node
+    }
+
+    private func perRequestNode(_ type: Any.Type, name: String?, in state: inout State) -> DependencyGraph.Node {
+        let key = NodeKey.perRequest(type: ObjectIdentifier(type), name: name)
+        if let existing = state.nodes[key] { return existing }
+        let node = DependencyGraph.Node.perRequest(type, name: name)
         state.nodes[key] = node
         state.nodeOrder.append(key)
         return node
@@ -452,6 +527,44 @@ final class Verifier {
             }
         }
         return problems
+    }
+
+    // MARK: - Per-request dependencies
+
+    /// Every app-wide instance (`.singleton`, `.weak`, a custom scope) whose graph reaches a type
+    /// declared provided per request, through any registrations and `@Injected` properties, with
+    /// the shortest chain to each such type: a request's store builds its own of each.
+    static func perRequestDependencies(in graph: DependencyGraph) -> [VerificationProblem] {
+        guard graph.nodes.contains(where: \.isProvidedPerRequest) else { return [] }
+        var outgoing: [DependencyGraph.Node: [DependencyGraph.Node]] = [:]
+        for edge in graph.edges {
+            outgoing[edge.from, default: []].append(edge.to)
+        }
+        var problems: [VerificationProblem] = []
+        for holder in graph.nodes where holder.scope.map(Self.isAppWide) == true {
+            var visited: Set<DependencyGraph.Node> = [holder]
+            var paths: [[DependencyGraph.Node]] = [[holder]]
+            while !paths.isEmpty {
+                let path = paths.removeFirst()
+                for next in outgoing[path.last!] ?? [] where visited.insert(next).inserted {
+                    if next.isProvidedPerRequest {
+                        problems.append(.perRequestDependency(path + [next]))
+                    } else {
+                        paths.append(path + [next])
+                    }
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Whether one instance of a registration of this scope is shared by everything that resolves
+    /// it from the store, across requests: not `.unique` or `.graph`, which each resolve builds.
+    private static func isAppWide(_ scope: Scope) -> Bool {
+        switch scope.kind {
+        case .singleton, .weak, .custom: true
+        case .unique, .graph: false
+        }
     }
 
     private static func isKeptByStore(_ scope: Scope) -> Bool {
