@@ -137,7 +137,12 @@ extension DependencyStore {
     }
 
     func add<T>(_ registration: Registration<T>) {
-        let replaced = registry.withLock { registry in
+        let (replaced, shadowing) = registry.withLock { registry in
+            if registry.unnamed.isEmpty, registration.name == nil {
+                // Room for a few at once: a store per request registers two or three values, and
+                // would otherwise grow the dictionary at the second.
+                registry.unnamed.reserveCapacity(4)
+            }
             let replaced = registry[ObjectIdentifier(T.self), registration.name]
             registry[ObjectIdentifier(T.self), registration.name] = registration
             if let replaced {
@@ -145,9 +150,11 @@ extension DependencyStore {
             } else if !registry.removals.isEmpty {
                 registry.removals[TypeAndName(type: ObjectIdentifier(T.self), name: registration.name)] = nil
             }
-            return replaced
+            let shadowing = Shadowing(
+                ancestors: parent != nil && !registry.shadowsAncestors, descendants: !registry.children.isEmpty)
+            return (replaced, shadowing)
         }
-        noteShadowing(ObjectIdentifier(T.self), name: registration.name)
+        noteShadowing(ObjectIdentifier(T.self), name: registration.name, shadowing)
         if let replaced {
             core.forgetInDescendants(replaced)
         }
@@ -161,14 +168,25 @@ extension DependencyStore {
     /// too, and so does every store layered over this one that registers it. Each side adds its
     /// registration before it looks at the other's, under the other's lock, so of two stores that
     /// register the same type at the same moment, at least one sees the other's.
-    private func noteShadowing(_ key: ObjectIdentifier, name: String?) {
-        if let parent, !registry.withLock({ $0.shadowsAncestors }),
+    /// Which of `noteShadowing`'s two looks a registration needs, as its store's registry told:
+    /// none, for a store with no parent and no children.
+    struct Shadowing {
+        /// The store has a parent and does not shadow its ancestors yet.
+        let ancestors: Bool
+        /// Stores are layered over it.
+        let descendants: Bool
+    }
+
+    private func noteShadowing(_ key: ObjectIdentifier, name: String?, _ shadowing: Shadowing) {
+        if shadowing.ancestors, let parent,
             sequence(first: parent, next: \.parent).contains(where: { $0.ownRegistration(for: key, name: name) != nil })
         {
             registry.withLock { $0.shadowsAncestors = true }
         }
-        core.forEachDescendant(includingSelf: false) { _, registry in
-            if registry[key, name] != nil { registry.shadowsAncestors = true }
+        if shadowing.descendants {
+            core.forEachDescendant(includingSelf: false) { _, registry in
+                if registry[key, name] != nil { registry.shadowsAncestors = true }
+            }
         }
     }
 
