@@ -205,7 +205,19 @@ final class StoreCore {
     func close() {
         let released: [AnyObject] = registry.withLock { registry in
             registry.isClosed = true
-            return registry.slots.compactMap { $0.slot.discard() }
+            // Slot by slot rather than through `slots`, which builds arrays: a store per request
+            // is closed once per request, usually with no slot at all.
+            var released: [AnyObject] = []
+            func discard(_ registration: AnyRegistration) {
+                if let box = registration.slot?.discard() { released.append(box) }
+            }
+            registry.unnamed.values.forEach(discard)
+            registry.named.values.forEach(discard)
+            for elements in registry.contributions.values { elements.forEach(discard) }
+            for entry in registry.inheritedSlots.values {
+                if let box = entry.slot.discard() { released.append(box) }
+            }
+            return released
         }
         // Dropped here, with no lock held: their deinits may resolve through this core.
         _ = released
