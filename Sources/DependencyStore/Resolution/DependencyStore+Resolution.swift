@@ -196,16 +196,26 @@ extension DependencyStore {
     func resolveBorrowed<T>(
         _ type: T.Type, name: String?, from owner: DependencyStore, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> T {
-        let (value, tainted) = try ResolutionStack.withCurrent { (stack) throws(ResolutionError) -> (T, Bool) in
+        try ResolutionStack.withCurrent { (stack) throws(ResolutionError) -> T in
+            // One graph for both builds: a rebuild is part of the same resolve, and gets the
+            // `.graph` instances of this store that the fall-back built.
+            stack.enterSharedGraph()
+            defer { stack.leaveSharedGraph() }
             let depth = stack.borrows.count
             stack.borrows.append(.init(owner: owner, borrower: self, frameIndex: stack.frames.count))
-            defer { stack.borrows.removeSubrange(depth...) }
-            let value: T = try owner.resolveChecked(type, name: name, arguments: arguments, requester: requester)
-            return (value, !stack.borrows[depth].tainted.isEmpty)
+            let value: T
+            do throws(ResolutionError) {
+                value = try owner.resolveChecked(type, name: name, arguments: arguments, requester: requester)
+            } catch {
+                stack.borrows.removeSubrange(depth...)
+                throw error
+            }
+            let tainted = !stack.borrows[depth].tainted.isEmpty
+            stack.borrows.removeSubrange(depth...)
+            guard tainted else { return value }
+            // The registration is marked now, so this lookup gives this store's own slot.
+            return try resolveChecked(type, name: name, arguments: arguments, requester: requester)
         }
-        guard tainted else { return value }
-        // The registration is marked now, so this lookup gives this store's own slot.
-        return try resolveChecked(type, name: name, arguments: arguments, requester: requester)
     }
 
     /// A resolve that found nothing in this store, made while it builds an instance a store

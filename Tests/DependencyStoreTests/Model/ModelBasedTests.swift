@@ -8,7 +8,8 @@ import Testing
 /// environment variables of longer runs.
 ///
 /// Found by these tests and fixed: `.graph` was not shared across the elements of one collection
-/// resolve; two `decorate` calls from one source line kept only the last.
+/// resolve; two `decorate` calls from one source line kept only the last; a shared build set aside
+/// for a value of the asking store's own was rebuilt with a `.graph` of its own, not the resolve's.
 ///
 /// Decided after these tests showed the docs left them open (Composition.md now says each):
 /// `[String: T]` when only unnamed elements exist is missing, and traps; unloading an assembly
@@ -126,6 +127,23 @@ import Testing
             .decorate(store: 0, marking(2, sharedLine: false)),
             .decorate(store: 0, marking(3, sharedLine: false)),
             .resolve(store: 0, .one(.a, name: nil), keep: false, viaExecute: false),
+        ]
+        ModelCheck.expectAgreement(operations)
+    }
+
+    @Test func aRebuildForAStoreOverTheOwnerSharesTheGraphOfItsResolve() {
+        // Lifetimes.md: a shared build that reaches a value of the asking store's own is built
+        // again in that store, within the same resolve, so the `.graph` value the fall-back built
+        // is the one the rebuild gets. Here the owner's decorator of ModelC resolves ModelB, a
+        // `.graph` only the child registers: one ModelB per resolve, not two.
+        let decorator = ModelDecorator(
+            id: 3, type: .c, target: .every, wraps: true, recipe: [.one(.b, name: nil)], sharedLine: false)
+        let operations: [ModelOperation] = [
+            .decorate(store: 0, decorator),
+            .makeChild(store: 1, parent: 0),
+            .register(store: 1, .init(factory: 6, type: .b, name: nil, scope: .graph, recipe: [], autoclosure: false)),
+            .register(store: 0, .init(factory: 10, type: .c, name: nil, scope: .singleton, recipe: [], autoclosure: false)),
+            .resolve(store: 1, .one(.c, name: nil), keep: false, viaExecute: false),
         ]
         ModelCheck.expectAgreement(operations)
     }
