@@ -142,7 +142,8 @@ import Testing
             .decorate(store: 0, decorator),
             .makeChild(store: 1, parent: 0),
             .register(store: 1, .init(factory: 6, type: .b, name: nil, scope: .graph, recipe: [], autoclosure: false)),
-            .register(store: 0, .init(factory: 10, type: .c, name: nil, scope: .singleton, recipe: [], autoclosure: false)),
+            .register(
+                store: 0, .init(factory: 10, type: .c, name: nil, scope: .singleton, recipe: [], autoclosure: false)),
             .resolve(store: 1, .one(.c, name: nil), keep: false, viaExecute: false),
         ]
         ModelCheck.expectAgreement(operations)
