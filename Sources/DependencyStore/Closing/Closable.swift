@@ -44,8 +44,10 @@ public protocol Closable {
 ///
 /// ```swift
 /// final class UploadQueue: AsyncClosable {
+///     private let pending = PendingUploads()
+///
 ///     func close() async throws {
-///         try await flush()              // what is queued goes out before the app quits
+///         try await pending.send()       // what is queued goes out before the app quits
 ///     }
 /// }
 ///

@@ -1,7 +1,7 @@
 /// A close that did not succeed: it threw, or a shutdown's deadline passed before it ended.
 ///
 /// A store reports each one, never dropping it: ``DependencyStore/shutdown(timeout:)`` returns the
-/// failures of its closes in its ``ShutdownReport``; the closes of a `reset`, an `unload`, a new
+/// failures of its closes in its ``CloseReport``; the closes of a `reset`, an `unload`, a new
 /// registration or the end of a store go to the handler ``DependencyStore/onCloseFailure(_:)``
 /// installed, or to standard error when none is.
 ///

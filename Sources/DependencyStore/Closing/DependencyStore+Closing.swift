@@ -29,19 +29,61 @@ extension DependencyStore {
     /// - Parameter timeout: How long, in seconds, all the closes together may take. Positive.
     /// - Returns: How many instances were closed, and every close that threw or missed the
     ///   deadline, each naming the instance.
-    public func shutdown(timeout: Double = 5) async -> ShutdownReport {
+    public func shutdown(timeout: Double = 5) async -> CloseReport {
         precondition(timeout > 0, Diagnosis.nonPositiveTimeout(timeout, call: "shutdown(timeout:)").text)
+        return await closeKept(matching: { _ in true }, because: "shutdown(timeout: \(timeout))", timeout: timeout)
+    }
+
+    /// Discards the instances this store keeps for `scope`, as ``reset(_:fileID:line:)`` does, and
+    /// awaits their closes, up to a deadline: a logout that must know the session has ended.
+    ///
+    /// ```swift
+    /// func logOut() async {
+    ///     let report = await DependencyStore.shared.reset(.session, timeout: 5)
+    ///     for failure in report.failures {
+    ///         print(failure)          // a close that threw, or that missed the deadline
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The instances are closed dependents first, each once, with no lock held, and the `async`
+    /// closes awaited one after the other, after any close an earlier call left running; past the
+    /// deadline it goes on as ``shutdown(timeout:)`` does. Other scopes, and the stores layered over
+    /// this one, keep their instances.
+    ///
+    /// > Important: As with ``reset(_:fileID:line:)``, ``Scope/unique``, ``Scope/graph`` and
+    /// > ``Scope/weak`` keep nothing to reset, and trap.
+    ///
+    /// - Parameters:
+    ///   - scope: ``Scope/singleton`` or a custom scope.
+    ///   - timeout: How long, in seconds, the closes together may take. Positive.
+    ///   - fileID: The caller's file, for diagnostics. Leave the default.
+    ///   - line: The caller's line, for diagnostics. Leave the default.
+    /// - Returns: How many instances were closed, and every close that threw or missed the
+    ///   deadline.
+    public func reset(
+        _ scope: Scope, timeout: Double, fileID: StaticString = #fileID, line: UInt = #line
+    ) async -> CloseReport {
+        checkResettable(scope, fileID: fileID, line: line)
+        precondition(timeout > 0, Diagnosis.nonPositiveTimeout(timeout, call: "reset(_:timeout:)").text)
+        return await closeKept(matching: { $0.scope == scope }, because: "reset(\(scope))", timeout: timeout)
+    }
+
+    /// Discards the instances this store keeps of the registrations `matching` picks, closes them
+    /// behind every close queued before, and awaits it all up to `timeout` seconds.
+    private func closeKept(
+        matching: (AnyRegistration) -> Bool, because trigger: String, timeout: Double
+    ) async -> CloseReport {
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(min(timeout, 1e9) * 1_000_000_000)
         var discarded: [DiscardedInstance] = []
         registry.withLock { registry in
-            for (registration, slot) in registry.slots {
+            for (registration, slot) in registry.slots where matching(registration) {
                 slot.discard(of: registration, into: &discarded)
             }
         }
         let closes = discarded.closes()
         discarded = []
-        let trigger = "shutdown(timeout: \(timeout))"
-        let collector = ShutdownCollector(after: closeFailureReporter())
+        let collector = CloseCollector(after: closeFailureReporter())
         let context = CloseContext(trigger: trigger, store: description, record: collector.record)
         let queue = core.closeQueue
         let last = queue.enqueue(closes, as: context)
@@ -53,7 +95,7 @@ extension DependencyStore {
             _ = await queue.finished(upTo: last, deadline: nil)
         }
         let (closed, failures) = collector.finish()
-        return ShutdownReport(closed: closed, failures: failures, trigger: trigger, store: description)
+        return CloseReport(closed: closed, failures: failures, trigger: trigger, store: description)
     }
 
     /// Installs where the failures of this store's closes go, when no caller can be told: those of
@@ -106,9 +148,10 @@ extension DependencyStore {
     }
 }
 
-/// What one shutdown's closes ended with, until the shutdown reports it; after that, a failure of
-/// one of them (a close that missed the deadline, and then threw) goes to the store's handler.
-private final class ShutdownCollector: Sendable {
+/// What the closes of one `shutdown` or awaited `reset` ended with, until the call reports it;
+/// after that, a failure of one of them (a close that missed the deadline, then threw) goes to the
+/// store's handler.
+private final class CloseCollector: Sendable {
     private let state = Lock((closed: 0, failures: [CloseFailure](), isOpen: true))
     private let after: @Sendable (CloseFailure) -> Void
 

@@ -24,7 +24,8 @@ extension DependencyStore {
     /// adopt ``Closable`` or ``AsyncClosable``, or their registration has a `closing { }`), each
     /// once, dependents first, with no lock held: the synchronous closes before `reset` returns,
     /// an `async` one and those after it in a task, in order (``shutdown(timeout:)`` awaits
-    /// them). A close that throws is reported to ``onCloseFailure(_:)``. See <doc:Closing>.
+    /// them, and ``reset(_:timeout:fileID:line:)`` resets and awaits). A close that throws is
+    /// reported to ``onCloseFailure(_:)``. See <doc:Closing>.
     ///
     /// > Important: ``Scope/unique`` and ``Scope/graph`` keep nothing to reset, and resetting
     /// > ``Scope/weak`` would only forget objects that others still hold; these trap, naming the
@@ -37,13 +38,7 @@ extension DependencyStore {
     /// - Returns: How many instances were discarded.
     @discardableResult
     public func reset(_ scope: Scope, fileID: StaticString = #fileID, line: UInt = #line) -> Int {
-        switch scope.kind {
-        case .singleton, .custom:
-            break
-        case .unique, .graph, .weak:
-            Diagnosis.resetKeepsNothing(scope, calledAt: SourceLocation(fileID: fileID, line: line), store: "\(self)")
-                .trap(file: fileID, line: line)
-        }
+        checkResettable(scope, fileID: fileID, line: line)
         var released: [DiscardedInstance] = []
         registry.withLock { registry in
             for (registration, slot) in registry.slots where registration.scope == scope {
@@ -56,5 +51,16 @@ extension DependencyStore {
         released = []
         close(closes, because: "reset(\(scope))")
         return discarded
+    }
+
+    /// Traps for a scope whose instances the store does not keep, naming the call.
+    func checkResettable(_ scope: Scope, fileID: StaticString, line: UInt) {
+        switch scope.kind {
+        case .singleton, .custom:
+            break
+        case .unique, .graph, .weak:
+            Diagnosis.resetKeepsNothing(scope, calledAt: SourceLocation(fileID: fileID, line: line), store: "\(self)")
+                .trap(file: fileID, line: line)
+        }
     }
 }

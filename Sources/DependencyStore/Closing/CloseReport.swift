@@ -1,5 +1,5 @@
-/// What ``DependencyStore/shutdown(timeout:)`` did: how many instances it closed, and every close
-/// that threw or missed its deadline.
+/// What ``DependencyStore/shutdown(timeout:)`` or ``DependencyStore/reset(_:timeout:fileID:line:)``
+/// did: how many instances it closed, and every close that threw or missed its deadline.
 ///
 /// ```swift
 /// let report = await store.shutdown(timeout: 5)
@@ -7,7 +7,7 @@
 ///     print(report)        // one paragraph per failure, naming the instance
 /// }
 /// ```
-public struct ShutdownReport: CustomStringConvertible {
+public struct CloseReport: CustomStringConvertible {
     /// How many closes ended without an error before the deadline.
     public let closed: Int
     /// Every close that threw, or had not ended when the deadline passed, in the order they ran.
@@ -18,7 +18,7 @@ public struct ShutdownReport: CustomStringConvertible {
             if case .missedDeadline = failure.reason { failure.instance } else { nil }
         }
     }
-    /// What the shutdown did, in a sentence, and then each failure's message.
+    /// What the call did, in a sentence, and then each failure's message.
     public let description: String
 
     init(closed: Int, failures: [CloseFailure], trigger: String, store: String) {
@@ -33,4 +33,4 @@ public struct ShutdownReport: CustomStringConvertible {
     }
 }
 
-extension ShutdownReport: Sendable {}
+extension CloseReport: Sendable {}
