@@ -153,6 +153,17 @@ final class Outbox: AsyncClosable, @unchecked Sendable {
     }
 }
 
+/// A main-actor view model: it adopts AsyncClosable, and its close runs on the main actor.
+@MainActor final class Dashboard: AsyncClosable {
+    var isClosed = false
+
+    func close() async {
+        // Isolation, not the thread: on Linux the main actor's jobs need not run on the main thread.
+        MainActor.preconditionIsolated("a main-actor instance's close ran off the main actor")
+        isClosed = true
+    }
+}
+
 struct CloseError: Error, CustomStringConvertible {
     let description: String
 }
@@ -311,6 +322,17 @@ struct GraphAssembly: Assembly {
 
         #expect(log.names == ["Outbox", "Journal"])
         #expect(report.closed == 2)
+    }
+
+    @Test func aMainActorInstanceIsClosedOnTheMainActor() async {
+        let store = DependencyStore()
+        store.register(Dashboard.self, scope: .singleton, on: MainActor.self) { _ in Dashboard() }
+        let dashboard = await MainActor.run { store.resolve(Dashboard.self) }
+
+        let report = await store.shutdown(timeout: testDeadline)
+
+        #expect(report.closed == 1)
+        #expect(await dashboard.isClosed)
     }
 
     @Test func aHookReplacesTheInstancesOwnClose() {

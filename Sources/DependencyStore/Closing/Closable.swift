@@ -30,7 +30,10 @@
 ///
 /// > Important: The store closes only what it owns: the instances it keeps. A ``Scope/unique``
 /// > instance belongs to whoever asked for it, and a ``Scope/weak`` one to whoever holds it; the
-/// > store never closes those.
+/// > store never closes those. It owns what it keeps whoever made it, though: a `.singleton`
+/// > registration of an object made elsewhere (`register(Journal.shared, for: Journal.self,
+/// > scope: .singleton)`) is closed with the store. Register such an object `.unique`, which
+/// > keeps nothing.
 public protocol Closable {
     /// Closes what the instance holds open. An error it throws is reported (see
     /// ``DependencyStore/onCloseFailure(_:)``), and the store lets go of the instance anyway.
