@@ -438,7 +438,8 @@ struct GraphAssembly: Assembly {
         // sanitizer, two cores), so that only the stuck one misses it.
         let report = await store.shutdown(timeout: 3)
 
-        #expect(Date().timeIntervalSince(started) < testDeadline / 2, "the shutdown did not wait for the 60 s close")
+        // Well under the close's 60 s, with room for a suite that keeps the concurrency pool busy.
+        #expect(Date().timeIntervalSince(started) < 45, "the shutdown did not wait for the 60 s close")
         #expect(report.missedDeadline == ["Outbox"])
         #expect(report.closed == 4)
         #expect(log.names == ["Feed", "Client", "Socket", "Journal"], "the Outbox's close was cancelled")

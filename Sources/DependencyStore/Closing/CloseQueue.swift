@@ -132,14 +132,11 @@ final class CloseQueue: Sendable {
                 return
             }
             guard let deadline else { return }
-            signal.setTimer(
-                Task.detached {
-                    let now = DispatchTime.now().uptimeNanoseconds
-                    if deadline > now {
-                        try? await Task.sleep(nanoseconds: deadline - now)
-                    }
-                    signal.resume(returning: false)
-                })
+            // A Dispatch timer, not a task: the deadline must pass on time even when the
+            // concurrency pool is busy (with the very closes it bounds, say).
+            let timer = DispatchWorkItem { signal.resume(returning: false) }
+            signal.setTimer(timer)
+            DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline), execute: timer)
         }
     }
 
@@ -278,7 +275,7 @@ final class CloseQueue: Sendable {
 /// A continuation resumed once, by whichever of several parties comes first; the others' resumes
 /// do nothing. A timer set on it is cancelled when it is resumed.
 final class OneShot<Value: Sendable>: Sendable {
-    private let state: Lock<(continuation: CheckedContinuation<Value, Never>?, timer: Task<Void, Never>?)>
+    private let state: Lock<(continuation: CheckedContinuation<Value, Never>?, timer: DispatchWorkItem?)>
 
     init(_ continuation: CheckedContinuation<Value, Never>) {
         state = Lock((continuation, nil))
@@ -294,7 +291,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// Keeps `timer` to cancel on resume; cancels it now if that has happened.
-    func setTimer(_ timer: Task<Void, Never>) {
+    func setTimer(_ timer: DispatchWorkItem) {
         let resumed = state.withLock { state -> Bool in
             guard state.continuation != nil else { return true }
             state.timer = timer

@@ -17,8 +17,16 @@ final class StoreCore {
     /// The store that resolves what this one does not register itself, if any.
     let parent: DependencyStore?
     /// Runs, one at a time and in order, the closes of instances this store let go of that could
-    /// not run where it did (see `Closing/`).
-    let closeQueue = CloseQueue()
+    /// not run where it did (see `Closing/`). Made the first time the store closes something, so
+    /// that a store that never does (most stores of a test or a request) does not allocate it.
+    var closeQueue: CloseQueue {
+        registry.withLock { registry in
+            if let queue = registry.closeQueue { return queue }
+            let queue = CloseQueue()
+            registry.closeQueue = queue
+            return queue
+        }
+    }
     /// What diagnostics call the store.
     let origin: DependencyStore.Origin
     /// Set on the throw-away copy `verify()` builds in, and only there.
@@ -69,6 +77,8 @@ final class StoreCore {
         var keptCount = 0
         /// What `onCloseFailure` installed, `nil` for none; see `Closing/`.
         var closeFailureHandler: (@Sendable (CloseFailure) -> Void)?
+        /// The store's `closeQueue`, once it has one.
+        var closeQueue: CloseQueue?
 
         /// Adds a child, dropping the entries of children that are gone now and then.
         mutating func addChild(_ core: StoreCore) {
