@@ -2,9 +2,8 @@
 /// registration.
 ///
 /// `box`, `object`, `generation`, `sequence` and `inFlight` are guarded by the lock of the store
-/// that owns the slot;
-/// `gate` is held by the one thread building the instance, so that others asking at the same
-/// time wait for it instead of building their own.
+/// that owns the slot; `gate` is held by the one thread building the instance, so that others
+/// asking at the same time wait for it instead of building their own.
 final class InstanceSlot: @unchecked Sendable {
     let gate = Gate()
     /// The instance of a `.singleton` or custom scope, in an `InstanceBox`.
