@@ -226,15 +226,19 @@ func register(_ n: Int) -> [String] {
         ("line", "The line of the registration. Leave the default."),
         ("factory", "Builds the value from the resolving store and the \(count(n, "argument"))."),
     ])
+    lines += field(
+        "- Returns: The registration, on which `closing { }` says how the store closes its instances (see "
+            + "``RegistrationEntry``); you may ignore it.")
+    lines.append("    @discardableResult")
     lines += declaration(
         "public func register<T, \(argumentTypes(n))>(",
         [
             "_ type: T.Type", "name: String? = nil", "scope: Scope = .unique", "fileID: StaticString = #fileID",
             "line: UInt = #line", "factory: @escaping (DependencyStore, \(argumentTypes(n))) -> T",
         ],
-        ") {", indent: 4)
+        ") -> RegistrationEntry<T> {", indent: 4)
     lines.append("        let types: [Any.Type] = [\(list(n) { "A\($0).self" })]")
-    let opening = "addFactory(name, scope, fileID, line, types) { (store, a: \(tuple(n) { "A\($0)" })) in"
+    let opening = "return addFactory(name, scope, fileID, line, types) { (store, a: \(tuple(n) { "A\($0)" })) in"
     let body = "factory(store, \(n == 1 ? "a" : list(n) { "a.\($0 - 1)" }))"
     if 8 + opening.count + body.count + 3 <= width {
         lines.append("        \(opening) \(body) }")

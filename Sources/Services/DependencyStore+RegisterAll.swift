@@ -18,6 +18,11 @@ extension DependencyStore {
     /// ``PriceReport`` is `.unique`: each resolve makes one, bound to the store that made it.
     /// `verify()` on a store filled by this reports no problem (see `ServicesTests`).
     ///
+    /// The store owns the singletons it keeps, and closes those that say how: the live
+    /// ``URLSessionNetworking`` is `AsyncClosable`, so `await store.shutdown()` lets the requests
+    /// under way finish (and cancels them if its deadline passes), and the store's end or a
+    /// `reset(.singleton)` closes it too.
+    ///
     /// - Parameter configuration: Where the token and the price come from.
     public func registerAll(_ configuration: ServicesConfiguration = ServicesConfiguration()) {
         // Every service is stateless and safe to share, so one instance serves the process;

@@ -1,3 +1,4 @@
+import DependencyStore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -20,11 +21,26 @@ import FoundationNetworking
 ///   body, compressed (a gzip bomb) or chunked.
 /// - on Linux a redirect to `file:///x` is silently turned into `http://same-host/x`. So the
 ///   delegate judges each redirect by its `Location` header and refuses other schemes.
-public struct URLSessionNetworking: Networking {
+///
+/// It is ``AsyncClosable``: the store that keeps it closes it when it lets go of it (a shutdown,
+/// a `reset(.singleton)`, the store's end). Closing refuses new requests and awaits the ones under
+/// way, as `URLSession.finishTasksAndInvalidate()` does; if the close is cancelled (a shutdown's
+/// deadline passed), it cancels them, as `invalidateAndCancel()` does. Copies share what they have
+/// under way, so closing one closes them all.
+public struct URLSessionNetworking: Networking, AsyncClosable {
+    private let requests = InFlightRequests()
+
     public init() {}
 
     public func data(for endpoint: Endpoint) async throws(NetworkError) -> Data {
         let request = RequestDelegate(endpoint: endpoint)
+        guard requests.add(request) else {
+            throw .transport(
+                url: endpoint.url,
+                reason: "the networking was closed: the store that owned it let go of it (a shutdown, a reset or its "
+                    + "end); resolve Networking again for one that is open")
+        }
+        defer { requests.remove(request) }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 request.start(continuation)
@@ -33,6 +49,66 @@ public struct URLSessionNetworking: Networking {
             request.cancel()
         }
         return try result.get()
+    }
+
+    /// Refuses new requests, and returns once the requests under way have finished; cancelled,
+    /// it cancels them, and returns as soon as they have ended.
+    public func close() async {
+        await withTaskCancellationHandler {
+            await requests.closeAndWait()
+        } onCancel: {
+            requests.cancelAll()
+        }
+    }
+}
+
+/// The requests of one `URLSessionNetworking` (and its copies) under way, and whether it is closed.
+private final class InFlightRequests: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`:
+    private var requests: [ObjectIdentifier: RequestDelegate] = [:]
+    private var closed = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Adds `request`, unless the networking is closed.
+    func add(_ request: RequestDelegate) -> Bool {
+        lock.withLock {
+            guard !closed else { return false }
+            requests[ObjectIdentifier(request)] = request
+            return true
+        }
+    }
+
+    func remove(_ request: RequestDelegate) {
+        let done: [CheckedContinuation<Void, Never>] = lock.withLock {
+            requests[ObjectIdentifier(request)] = nil
+            guard requests.isEmpty else { return [] }
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in done { waiter.resume() }
+    }
+
+    /// Closes, and returns once no request is under way.
+    func closeAndWait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle: Bool = lock.withLock {
+                closed = true
+                guard !requests.isEmpty else { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    /// Closes, and cancels every request under way: each ends at once, as cancelled.
+    func cancelAll() {
+        let underWay: [RequestDelegate] = lock.withLock {
+            closed = true
+            return Array(requests.values)
+        }
+        for request in underWay { request.cancel() }
     }
 }
 

@@ -216,6 +216,74 @@ import Testing
         #expect(price == SpotPrice(base: "BTC", currency: "USD", amount: Decimal(string: "15840.01")!))
     }
 
+    // MARK: - Closed by the store that keeps it
+
+    /// A server whose every reply waits `seconds`, and that says when a request has arrived.
+    private func slowServer(replyingAfter seconds: TimeInterval, arrived: Flag) throws -> TestHTTPServer {
+        try TestHTTPServer { _ in
+            arrived.raise()
+            return .delayed(seconds: seconds, .json(sampleResponse))
+        }
+    }
+
+    @Test func aShutdownLetsTheRequestUnderWayFinishThenRefusesNewOnes() async throws {
+        let arrived = Flag()
+        let server = try slowServer(replyingAfter: 0.5, arrived: arrived)
+        defer { server.stop() }
+        let store = DependencyStore()
+        store.register(URLSessionNetworking(), for: Networking.self, scope: .singleton)
+        let networking = store.resolve(Networking.self)
+        let underWay = Task { try await networking.data(for: endpoint(server, "/ok/", timeout: 10)) }
+        try await waitUntil("the request reached the server") { arrived.isRaised }
+
+        let report = await store.shutdown(timeout: 10)
+
+        #expect(report.closed == 1)
+        #expect(report.failures.isEmpty)
+        #expect(try await underWay.value == Data(sampleResponse.utf8), "the close waited for it to finish")
+        let refused = try await #require(throws: NetworkError.self) {
+            try await networking.data(for: endpoint(server, "/ok/"))
+        }
+        #expect(refused.description.contains("the networking was closed: the store that owned it let go of it"))
+    }
+
+    @Test func aShutdownWhoseDeadlinePassesCancelsTheRequestUnderWay() async throws {
+        let arrived = Flag()
+        let server = try slowServer(replyingAfter: 30, arrived: arrived)
+        defer { server.stop() }
+        let store = DependencyStore()
+        store.register(URLSessionNetworking(), for: Networking.self, scope: .singleton)
+        let networking = store.resolve(Networking.self)
+        let underWay = Task { try await networking.data(for: endpoint(server, "/ok/", timeout: 20)) }
+        try await waitUntil("the request reached the server") { arrived.isRaised }
+        let started = Date()
+
+        let report = await store.shutdown(timeout: 0.5)
+
+        #expect(report.missedDeadline == ["Networking"])
+        await #expect(throws: NetworkError.transport(url: server.url("/ok/"), reason: "cancelled")) {
+            try await underWay.value
+        }
+        #expect(Date().timeIntervalSince(started) < 10, "cancelled, not left to its 20 s deadline")
+    }
+
+    @Test func theNetworkingRegisterAllWiresIsClosedWhenItsStoreGoes() async throws {
+        let server = try server()
+        defer { server.stop() }
+        var store: DependencyStore? = DependencyStore()
+        store!.registerAll(ServicesConfiguration(endpoint: server.url("/ok")))
+        let networking = store!.resolve(Networking.self)
+        #expect(try await networking.data(for: endpoint(server, "/ok/")) == Data(sampleResponse.utf8))
+
+        store = nil
+
+        // The close is async, so the store's end starts it in a task: new requests are refused
+        // once it has run.
+        try await waitUntil("the networking to be closed") {
+            await (try? networking.data(for: endpoint(server, "/ok/"))) == nil
+        }
+    }
+
     @Test func theLivePriceFetcherTurnsGarbageIntoATypedError() async throws {
         let server = try server()
         defer { server.stop() }
@@ -226,4 +294,32 @@ import Testing
             try await store.resolve(PriceFetching.self).spotPrice(in: "USD")
         }
     }
+}
+
+/// Waits, polling, until `condition` holds; past `seconds` it throws, so a test that waits for
+/// something that never comes fails instead of hanging.
+func waitUntil(
+    _ what: String, within seconds: Double = 20, _ condition: () async -> Bool
+) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while await !condition() {
+        guard Date() < deadline else { throw WaitedTooLong(what: what, seconds: seconds) }
+        try await Task.sleep(nanoseconds: 5_000_000)
+    }
+}
+
+struct WaitedTooLong: Error, CustomStringConvertible {
+    let what: String
+    let seconds: Double
+    var description: String { "waited \(seconds) s for \(what)" }
+}
+
+/// Set once from any thread, read from another.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+
+    func raise() { lock.withLock { raised = true } }
+
+    var isRaised: Bool { lock.withLock { raised } }
 }

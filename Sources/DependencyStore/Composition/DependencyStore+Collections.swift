@@ -25,6 +25,9 @@ extension DependencyStore {
     ///   - scope: How long a built element lives; see ``Scope``. The default builds one per resolve.
     ///   - fileID: Where the contribution is made, for diagnostics. Leave the default.
     ///   - line: The line of the contribution. Leave the default.
+    /// - Returns: The element's registration, on which `closing { }` says how the store closes its
+    ///   instances (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func contribute<T>(
         _ element: @escaping @autoclosure () -> T,
         to type: T.Type,
@@ -32,7 +35,7 @@ extension DependencyStore {
         scope: Scope = .unique,
         fileID: StaticString = #fileID,
         line: UInt = #line
-    ) {
+    ) -> RegistrationEntry<T> {
         addContribution(
             Registration(
                 name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line), arguments: nil,
@@ -54,6 +57,9 @@ extension DependencyStore {
     ///   - fileID: Where the contribution is made, for diagnostics. Leave the default.
     ///   - line: The line of the contribution. Leave the default.
     ///   - factory: Builds the element from the store that resolves the collection.
+    /// - Returns: The element's registration, on which `closing { }` says how the store closes its
+    ///   instances (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func contribute<T>(
         _ type: T.Type,
         name: String? = nil,
@@ -61,7 +67,7 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping (DependencyStore) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         addContribution(
             Registration(
                 name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line), arguments: nil,
@@ -94,13 +100,16 @@ extension DependencyStore {
 
     // MARK: - Internals
 
-    func addContribution<T>(_ contribution: Registration<T>) {
+    @discardableResult
+    func addContribution<T>(_ contribution: Registration<T>) -> RegistrationEntry<T> {
         let key = ObjectIdentifier(T.self)
+        var discarded: [DiscardedInstance] = []
         let replaced: AnyRegistration? = registry.withLock { registry in
             var elements = registry.contributions[key] ?? []
             var replaced: AnyRegistration?
             if let name = contribution.name, let index = elements.firstIndex(where: { $0.name == name }) {
                 replaced = elements[index]
+                elements[index].slot?.discard(of: elements[index], into: &discarded)
                 elements[index] = contribution
                 registry.recordOverride(of: elements[index], by: contribution)
             } else {
@@ -111,10 +120,10 @@ extension DependencyStore {
             return replaced
         }
         if let replaced {
-            core.forgetInDescendants(replaced)
+            closeReplaced(replaced, discarded: discarded)
         }
         // The replaced element, and the instance it kept, are released here, with no lock held.
-        _ = replaced
+        return RegistrationEntry(registration: contribution)
     }
 
     /// The elements of the collection of `type` as this store sees them, each with the store

@@ -28,13 +28,17 @@ extension DependencyStore {
         line: UInt = #line
     ) -> Bool {
         let location = SourceLocation(fileID: fileID, line: line)
+        var discarded: [DiscardedInstance] = []
         let removed: AnyRegistration? = registry.withLock { registry in
             guard let registration = registry[ObjectIdentifier(type), name] else { return nil }
             registry.remove(registration, at: location, how: "unregister(_:)")
+            registration.slot?.discard(of: registration, into: &discarded)
             return registration
         }
         guard let removed else { return false }
-        release([removed])
+        var discards = Discards()
+        discards.add(discarded, of: core)
+        release([removed], discards: discards, because: "unregister(\(Diagnostics.shortName(of: type)).self)")
         return true
     }
 
@@ -73,6 +77,7 @@ extension DependencyStore {
         let location = SourceLocation(fileID: fileID, line: line)
         let how = "unload(\(tag.name).self)"
         var requirements = 0
+        var discarded: [DiscardedInstance] = []
         let (removed, unloadedDecorators, applied):
             ([AnyRegistration], [ObjectIdentifier: [Decorator]], UnloadResult.Applied) = registry.withLock {
                 registry in
@@ -107,6 +112,9 @@ extension DependencyStore {
                     unloadedDecorators[key] = entries.filter { belongs($0.assembly) }
                     registry.decorators[key] = kept.isEmpty ? nil : kept
                 }
+                for registration in removed {
+                    registration.slot?.discard(of: registration, into: &discarded)
+                }
                 requirements = registry.requirements.count
                 registry.requirements.removeAll { belongs($0.assembly) }
                 requirements -= registry.requirements.count
@@ -115,29 +123,32 @@ extension DependencyStore {
                 return (removed, unloadedDecorators, applied)
             }
         let decorators = unloadedDecorators.values.reduce(0) { $0 + $1.count }
+        var discards = Discards()
+        discards.add(discarded, of: core)
         if decorators != 0 {
             core.adjustStagesInScope(by: -decorators)
             // Kept instances its decorators applied to (a singleton decorated with the user's
             // data) go too, here and in the stores over this one: the next resolve builds one
             // without them. Instances of the type that no unloaded decorator applies to (another
             // name, a forward) stay.
-            core.discardKeptInstances { registration in
+            core.discardKeptInstances(into: &discards) { registration in
                 unloadedDecorators[ObjectIdentifier(registration.type)]?.contains { $0.applies(to: registration) }
                     ?? false
             }
         }
-        release(removed)
+        release(removed, discards: discards, because: how)
         return UnloadResult(
             assembly: tag.name, removed: removed.count, decorators: decorators, requirements: requirements,
             applied: applied, store: description)
     }
 
-    /// Makes the stores layered over this one forget what they built from `removed`, then
-    /// releases `removed` (and the instances they keep) with no lock held.
-    private func release(_ removed: [AnyRegistration]) {
-        for registration in removed {
-            core.forgetInDescendants(registration)
-        }
+    /// Makes the stores layered over this one forget what they built from `removed`, then closes
+    /// what they kept of it and what `discards` holds already (what this call took out of this
+    /// store's slots under its lock), and releases it all, with no lock held.
+    private func release(_ removed: [AnyRegistration], discards: Discards, because trigger: String) {
+        var discards = discards
+        core.forgetInDescendants(removed, into: &discards)
+        close(discards.closes(), because: trigger)
         // The registrations, their slots and the instances in them are released here, with no
         // lock held: an instance's deinit may resolve from this store.
     }

@@ -190,8 +190,50 @@ extension Diagnosis {
                 "  To fix: reset .singleton or a custom scope (Scope(\"session\")); register what must be rebuilt on",
                 "  demand with one of those.",
             ]
-        case .nonPositiveTimeout(let timeout):
-            return ["DependencyStore.verify(): the timeout must be positive, not \(timeout)"]
+        case .nonPositiveTimeout(let timeout, let call):
+            return ["DependencyStore.\(call): the timeout must be positive, not \(timeout)"]
+        case .closingNeverRuns(let registration, let scope, let registeredAt, let calledAt):
+            let owner =
+                scope == .weak
+                ? "A .weak instance belongs to whoever holds it strongly; the store only knows where it is"
+                : "A \(scope) instance belongs to whoever asked for it; the store keeps no reference to it"
+            return [
+                "DependencyStore: closing { } on '\(registration)' would never run: the store never closes a \(scope) instance.",
+                "",
+                "  Called at: \(calledAt)",
+                "  Registered at: \(registeredAt), with scope \(scope)",
+                "  \(owner), so it never lets go of one that it could close.",
+                "",
+                "  To fix: close the instance where its owner is done with it (or in its deinit), or register it with",
+                "  a scope the store keeps, .singleton or a custom scope (Scope(\"session\")), which reset closes.",
+            ]
+        case .closeFailed(let instance, let registeredAt, let trigger, let store, let error, let timeout):
+            let what =
+                if let error {
+                    "DependencyStore: closing '\(instance)' threw \(error)."
+                } else {
+                    "DependencyStore: closing '\(instance)' had not ended when the deadline of \(trigger) passed, \(timeout ?? 0) s after it started."
+                }
+            let fix =
+                error == nil
+                ? [
+                    "  It was cancelled, and the shutdown went on without it.",
+                    "",
+                    "  To fix: make its close() end sooner, and stop at once when its task is cancelled; or give the",
+                    "  shutdown a longer timeout.",
+                ]
+                : [
+                    "  The store let go of the instance anyway.",
+                    "",
+                    "  To fix: handle the error in its close(). To report these failures where you choose, install",
+                    "  store.onCloseFailure { failure in ... }; a shutdown returns them in its report.",
+                ]
+            return [
+                what,
+                "",
+                "  Closed by: \(trigger), on \(store)",
+                "  Registered at: \(registeredAt)",
+            ] + fix
         }
     }
 

@@ -58,8 +58,17 @@ indirect enum Diagnosis: Sendable {
     case factoryThrew(requested: String, registeredAt: SourceLocation, error: String)
     /// `reset` of a scope that keeps no instance, called at `calledAt` on `store` (its name).
     case resetKeepsNothing(Scope, calledAt: SourceLocation, store: String)
-    /// `verify` with a timeout that is not positive.
-    case nonPositiveTimeout(Double)
+    /// `verify` or `shutdown` (`call`) with a timeout that is not positive.
+    case nonPositiveTimeout(Double, call: String)
+    /// `closing { }`, called at `calledAt`, on the registration labelled `registration`, made at
+    /// `registeredAt` with a scope whose instances the store does not keep, so never closes.
+    case closingNeverRuns(String, scope: Scope, registeredAt: SourceLocation, calledAt: SourceLocation)
+    /// The close of `instance` (a label), registered at `registeredAt`, which `store` let go of
+    /// because of `trigger`, threw `error` (as it prints), or had not ended when the deadline of
+    /// a shutdown with the timeout `missedDeadline` passed.
+    case closeFailed(
+        instance: String, registeredAt: SourceLocation, trigger: String, store: String, error: String?,
+        missedDeadline: Double?)
 }
 
 extension Diagnosis {

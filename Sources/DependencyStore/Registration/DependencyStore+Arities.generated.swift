@@ -32,12 +32,15 @@ extension DependencyStore {
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value from the resolving store and the one argument.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its instances
+    ///   (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T, A1>(
         _ type: T.Type, name: String? = nil, scope: Scope = .unique, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping (DependencyStore, A1) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         let types: [Any.Type] = [A1.self]
-        addFactory(name, scope, fileID, line, types) { (store, a: A1) in factory(store, a) }
+        return addFactory(name, scope, fileID, line, types) { (store, a: A1) in factory(store, a) }
     }
 
     /// Registers a factory for `type` that takes two arguments from the caller.
@@ -61,12 +64,15 @@ extension DependencyStore {
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value from the resolving store and the two arguments.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its instances
+    ///   (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T, A1, A2>(
         _ type: T.Type, name: String? = nil, scope: Scope = .unique, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         let types: [Any.Type] = [A1.self, A2.self]
-        addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2)) in factory(store, a.0, a.1) }
+        return addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2)) in factory(store, a.0, a.1) }
     }
 
     /// Registers a factory for `type` that takes three arguments from the caller.
@@ -90,12 +96,17 @@ extension DependencyStore {
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value from the resolving store and the three arguments.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its instances
+    ///   (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T, A1, A2, A3>(
         _ type: T.Type, name: String? = nil, scope: Scope = .unique, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         let types: [Any.Type] = [A1.self, A2.self, A3.self]
-        addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3)) in factory(store, a.0, a.1, a.2) }
+        return addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3)) in
+            factory(store, a.0, a.1, a.2)
+        }
     }
 
     /// Registers a factory for `type` that takes four arguments from the caller.
@@ -119,12 +130,15 @@ extension DependencyStore {
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value from the resolving store and the four arguments.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its instances
+    ///   (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T, A1, A2, A3, A4>(
         _ type: T.Type, name: String? = nil, scope: Scope = .unique, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         let types: [Any.Type] = [A1.self, A2.self, A3.self, A4.self]
-        addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4)) in
+        return addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4)) in
             factory(store, a.0, a.1, a.2, a.3)
         }
     }
@@ -150,12 +164,15 @@ extension DependencyStore {
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value from the resolving store and the five arguments.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its instances
+    ///   (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T, A1, A2, A3, A4, A5>(
         _ type: T.Type, name: String? = nil, scope: Scope = .unique, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4, A5) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         let types: [Any.Type] = [A1.self, A2.self, A3.self, A4.self, A5.self]
-        addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4, A5)) in
+        return addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4, A5)) in
             factory(store, a.0, a.1, a.2, a.3, a.4)
         }
     }
@@ -182,12 +199,15 @@ extension DependencyStore {
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value from the resolving store and the six arguments.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its instances
+    ///   (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T, A1, A2, A3, A4, A5, A6>(
         _ type: T.Type, name: String? = nil, scope: Scope = .unique, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4, A5, A6) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         let types: [Any.Type] = [A1.self, A2.self, A3.self, A4.self, A5.self, A6.self]
-        addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4, A5, A6)) in
+        return addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4, A5, A6)) in
             factory(store, a.0, a.1, a.2, a.3, a.4, a.5)
         }
     }
@@ -216,12 +236,15 @@ extension DependencyStore {
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value from the resolving store and the seven arguments.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its instances
+    ///   (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T, A1, A2, A3, A4, A5, A6, A7>(
         _ type: T.Type, name: String? = nil, scope: Scope = .unique, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4, A5, A6, A7) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         let types: [Any.Type] = [A1.self, A2.self, A3.self, A4.self, A5.self, A6.self, A7.self]
-        addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4, A5, A6, A7)) in
+        return addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4, A5, A6, A7)) in
             factory(store, a.0, a.1, a.2, a.3, a.4, a.5, a.6)
         }
     }
@@ -253,12 +276,15 @@ extension DependencyStore {
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value from the resolving store and the eight arguments.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its instances
+    ///   (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T, A1, A2, A3, A4, A5, A6, A7, A8>(
         _ type: T.Type, name: String? = nil, scope: Scope = .unique, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4, A5, A6, A7, A8) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         let types: [Any.Type] = [A1.self, A2.self, A3.self, A4.self, A5.self, A6.self, A7.self, A8.self]
-        addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4, A5, A6, A7, A8)) in
+        return addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4, A5, A6, A7, A8)) in
             factory(store, a.0, a.1, a.2, a.3, a.4, a.5, a.6, a.7)
         }
     }
@@ -291,12 +317,15 @@ extension DependencyStore {
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value from the resolving store and the nine arguments.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its instances
+    ///   (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T, A1, A2, A3, A4, A5, A6, A7, A8, A9>(
         _ type: T.Type, name: String? = nil, scope: Scope = .unique, fileID: StaticString = #fileID, line: UInt = #line,
         factory: @escaping (DependencyStore, A1, A2, A3, A4, A5, A6, A7, A8, A9) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         let types: [Any.Type] = [A1.self, A2.self, A3.self, A4.self, A5.self, A6.self, A7.self, A8.self, A9.self]
-        addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4, A5, A6, A7, A8, A9)) in
+        return addFactory(name, scope, fileID, line, types) { (store, a: (A1, A2, A3, A4, A5, A6, A7, A8, A9)) in
             factory(store, a.0, a.1, a.2, a.3, a.4, a.5, a.6, a.7, a.8)
         }
     }

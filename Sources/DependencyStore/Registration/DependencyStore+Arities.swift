@@ -8,7 +8,7 @@ extension DependencyStore {
     func addFactory<T, V>(
         _ name: String?, _ scope: Scope, _ fileID: StaticString, _ line: UInt, _ types: [Any.Type],
         build: @escaping (DependencyStore, V) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         add(
             Registration(
                 name: name,

@@ -32,6 +32,9 @@ extension DependencyStore {
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value, on the main actor.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its
+    ///   instances (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T: Sendable>(
         _ type: T.Type,
         name: String? = nil,
@@ -40,7 +43,7 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping @MainActor (DependencyStore) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         add(
             Registration<T>(
                 name: name,
@@ -86,6 +89,9 @@ extension DependencyStore {
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
     ///   - factory: Builds the value. While it runs, this store is ``DependencyStore/shared``.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its
+    ///   instances (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T: Sendable>(
         _ type: T.Type,
         name: String? = nil,
@@ -93,7 +99,7 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping @Sendable (DependencyStore) async throws -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         add(
             Registration<T>(
                 name: name,

@@ -24,6 +24,9 @@ extension DependencyStore {
     ///   - scope: How long a built instance lives; see ``Scope``. The default builds one per resolve.
     ///   - fileID: Where the registration is made, for diagnostics. Leave the default.
     ///   - line: The line of the registration. Leave the default.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its
+    ///   instances (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T>(
         _ dependency: @escaping @autoclosure () -> T,
         for type: T.Type,
@@ -31,7 +34,7 @@ extension DependencyStore {
         scope: Scope = .unique,
         fileID: StaticString = #fileID,
         line: UInt = #line
-    ) {
+    ) -> RegistrationEntry<T> {
         add(
             Registration(
                 name: name,
@@ -67,6 +70,9 @@ extension DependencyStore {
     ///   - factory: Builds the value. It runs on the thread that resolves it, with no lock of the
     ///     store held, so it may resolve (and even register) freely; a factory that resolves its
     ///     own type, directly or through others, traps with the cycle.
+    /// - Returns: The registration, on which `closing { }` says how the store closes its
+    ///   instances (see ``RegistrationEntry``); you may ignore it.
+    @discardableResult
     public func register<T>(
         _ type: T.Type,
         name: String? = nil,
@@ -74,7 +80,7 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping (DependencyStore) -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         add(
             Registration(
                 name: name,
@@ -97,6 +103,7 @@ extension DependencyStore {
         message:
             "a resolve has nowhere to send a factory's error: handle it in the factory, or write `{ store async throws in ... }` and resolve with `try await resolveAsync`"
     )
+    @discardableResult
     public func register<T>(
         _ type: T.Type,
         name: String? = nil,
@@ -104,7 +111,7 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping (DependencyStore) throws -> T
-    ) {
+    ) -> RegistrationEntry<T> {
         register(type, name: name, scope: scope, fileID: fileID, line: line) { store in
             do {
                 return try factory(store)
@@ -136,7 +143,9 @@ extension DependencyStore {
         canResolve(type, name: name)
     }
 
-    func add<T>(_ registration: Registration<T>) {
+    @discardableResult
+    func add<T>(_ registration: Registration<T>) -> RegistrationEntry<T> {
+        var discarded: [DiscardedInstance] = []
         let (replaced, shadowing) = registry.withLock { registry in
             if registry.unnamed.isEmpty, registration.name == nil {
                 // Room for a few at once: a store per request registers two or three values, and
@@ -147,6 +156,9 @@ extension DependencyStore {
             registry[ObjectIdentifier(T.self), registration.name] = registration
             if let replaced {
                 registry.recordOverride(of: replaced, by: registration)
+                // Taken out under the lock, so that a build of the replaced registration that
+                // ends after this keeps nothing, and the instance is closed exactly once.
+                replaced.slot?.discard(of: replaced, into: &discarded)
             } else if !registry.removals.isEmpty {
                 registry.removals[TypeAndName(type: ObjectIdentifier(T.self), name: registration.name)] = nil
             }
@@ -156,18 +168,23 @@ extension DependencyStore {
         }
         noteShadowing(ObjectIdentifier(T.self), name: registration.name, shadowing)
         if let replaced {
-            core.forgetInDescendants(replaced)
+            closeReplaced(replaced, discarded: discarded)
         }
         // The replaced registration, and the instance it kept, are released here, with the lock
         // dropped: an instance's deinit may resolve from this store.
-        _ = replaced
+        return RegistrationEntry(registration: registration)
     }
 
-    /// Keeps the sharing rule's record of overrides (`Registry.shadowsAncestors`) after this store
-    /// registered `key` and `name`: this store shadows its ancestors when one of them registers it
-    /// too, and so does every store layered over this one that registers it. Each side adds its
-    /// registration before it looks at the other's, under the other's lock, so of two stores that
-    /// register the same type at the same moment, at least one sees the other's.
+    /// Makes the stores layered over this one forget what they built from `replaced`, and closes
+    /// what they and this store (`discarded`) kept of it, with no lock held.
+    func closeReplaced(_ replaced: AnyRegistration, discarded: [DiscardedInstance]) {
+        var discards = Discards()
+        discards.add(discarded, of: core)
+        core.forgetInDescendants([replaced], into: &discards)
+        let trigger = "a new registration of \(Tracing.label(of: replaced.type, name: replaced.name))"
+        close(discards.closes(), because: trigger)
+    }
+
     /// Which of `noteShadowing`'s two looks a registration needs, as its store's registry told:
     /// none, for a store with no parent and no children.
     struct Shadowing {
@@ -177,6 +194,11 @@ extension DependencyStore {
         let descendants: Bool
     }
 
+    /// Keeps the sharing rule's record of overrides (`Registry.shadowsAncestors`) after this store
+    /// registered `key` and `name`: this store shadows its ancestors when one of them registers it
+    /// too, and so does every store layered over this one that registers it. Each side adds its
+    /// registration before it looks at the other's, under the other's lock, so of two stores that
+    /// register the same type at the same moment, at least one sees the other's.
     private func noteShadowing(_ key: ObjectIdentifier, name: String?, _ shadowing: Shadowing) {
         if shadowing.ancestors, let parent,
             sequence(first: parent, next: \.parent).contains(where: { $0.ownRegistration(for: key, name: name) != nil })

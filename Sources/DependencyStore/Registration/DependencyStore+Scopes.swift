@@ -20,6 +20,13 @@ extension DependencyStore {
     /// instance to its caller, but does not keep it. The discarded instances are released after
     /// the store's lock is dropped, so a `deinit` that resolves from this store works.
     ///
+    /// Before it lets go of them, the store closes the discarded instances that say how (they
+    /// adopt ``Closable`` or ``AsyncClosable``, or their registration has a `closing { }`), each
+    /// once, dependents first, with no lock held: the synchronous closes before `reset` returns,
+    /// an `async` one and those after it in a task, in order (``shutdown(timeout:)`` awaits
+    /// them, and ``reset(_:timeout:fileID:line:)`` resets and awaits). A close that throws is
+    /// reported to ``onCloseFailure(_:)``. See <doc:Closing>.
+    ///
     /// > Important: ``Scope/unique`` and ``Scope/graph`` keep nothing to reset, and resetting
     /// > ``Scope/weak`` would only forget objects that others still hold; these trap, naming the
     /// > call, because the call cannot do what it says.
@@ -31,6 +38,23 @@ extension DependencyStore {
     /// - Returns: How many instances were discarded.
     @discardableResult
     public func reset(_ scope: Scope, fileID: StaticString = #fileID, line: UInt = #line) -> Int {
+        checkResettable(scope, fileID: fileID, line: line)
+        var released: [DiscardedInstance] = []
+        registry.withLock { registry in
+            for (registration, slot) in registry.slots where registration.scope == scope {
+                slot.discard(of: registration, into: &released)
+            }
+        }
+        let discarded = released.count
+        let closes = released.closes()
+        // Released here, with the lock dropped: an instance's deinit may resolve from this store.
+        released = []
+        close(closes, because: "reset(\(scope))")
+        return discarded
+    }
+
+    /// Traps for a scope whose instances the store does not keep, naming the call.
+    func checkResettable(_ scope: Scope, fileID: StaticString, line: UInt) {
         switch scope.kind {
         case .singleton, .custom:
             break
@@ -38,17 +62,5 @@ extension DependencyStore {
             Diagnosis.resetKeepsNothing(scope, calledAt: SourceLocation(fileID: fileID, line: line), store: "\(self)")
                 .trap(file: fileID, line: line)
         }
-        let (discarded, released): (Int, [AnyObject]) = registry.withLock { registry in
-            var discarded = 0
-            var released: [AnyObject] = []
-            for (registration, slot) in registry.slots where registration.scope == scope {
-                if slot.kept != nil { discarded += 1 }
-                if let box = slot.discard() { released.append(box) }
-            }
-            return (discarded, released)
-        }
-        // Released here, with the lock dropped: an instance's deinit may resolve from this store.
-        _ = released
-        return discarded
     }
 }

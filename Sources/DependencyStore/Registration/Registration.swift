@@ -100,6 +100,12 @@ class AnyRegistration {
         slot = lifetime.keepsInstances ? InstanceSlot() : nil
     }
 
+    /// How to close `kept`, an instance this registration built that a slot kept and has just let
+    /// go of; `nil` when nothing closes it. `Registration<T>` answers.
+    func closeAction(for kept: AnyObject) -> CloseAction? {
+        nil
+    }
+
     /// Whether a resolve that passes `given` may run this registration's factory: as many values
     /// as it takes, each of which casts to its type. The count comes first because the cast alone
     /// cannot tell them apart: two values travel as a tuple, so they cast to a factory that takes
@@ -120,6 +126,11 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
     /// The factory of an `async` registration, or the main-actor factory run on the main actor;
     /// `nil` for the others, which `resolveAsync` builds with `build`.
     let buildAsync: (@Sendable (DependencyStore, Requester) async throws -> T)?
+    /// How the instances a slot keeps are closed, as `closing { }` said (`nil` inside until it
+    /// does): for `.singleton` and custom scopes only, the scopes whose instances the store owns.
+    /// Behind a lock of its own because `closing { }` runs after the registration is in the
+    /// registry, where a resolve may already have found it; read only when an instance is closed.
+    let closeHook: Lock<CloseHook<T>?>?
 
     init(
         name: String?,
@@ -130,10 +141,15 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         role: Role = .registration,
         assembly: AssemblyTag? = AssemblyTag.current,
         build: @escaping (DependencyStore, GivenArguments) -> T,
-        buildAsync: (@Sendable (DependencyStore, Requester) async throws -> T)? = nil
+        buildAsync: (@Sendable (DependencyStore, Requester) async throws -> T)? = nil,
+        closeHook: CloseHook<T>? = nil
     ) {
         self.build = build
         self.buildAsync = buildAsync
+        switch scope.kind {
+        case .singleton, .custom: self.closeHook = Lock(closeHook)
+        case .unique, .graph, .weak: self.closeHook = nil
+        }
         super.init(
             type: T.self,
             name: name,
@@ -157,8 +173,13 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
             role: role,
             assembly: assembly,
             build: build,
-            buildAsync: buildAsync
+            buildAsync: buildAsync,
+            closeHook: closeHook?.withLock { $0 }
         )
+    }
+
+    override func closeAction(for kept: AnyObject) -> CloseAction? {
+        makeCloseAction(for: kept)
     }
 
     func resolveForVerification(in store: DependencyStore, arguments: GivenArguments) {
@@ -175,9 +196,10 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
     }
 }
 
-// Registrations are immutable once made (every stored property is a `let`), and their factories
-// may run on any thread by design (see `DependencyStore`'s documentation): a shared build's task
-// carries its registration across to the thread that runs it.
+// Registrations are immutable once made (every stored property is a `let`; the hook that
+// `closing { }` sets later is behind a lock), and their factories may run on any thread by design
+// (see `DependencyStore`'s documentation): a shared build's task carries its registration across
+// to the thread that runs it.
 extension AnyRegistration: @unchecked Sendable {}
 
 /// What verification does with a registration without knowing its type: every `AnyRegistration`

@@ -1,9 +1,9 @@
 /// Where a store keeps the instance of a ``Scope/singleton``, ``Scope/weak`` or custom-scoped
 /// registration.
 ///
-/// `box`, `object` and `generation` are guarded by the lock of the store that owns the slot;
-/// `gate` is held by the one thread building the instance, so that others asking at the same
-/// time wait for it instead of building their own.
+/// `box`, `object`, `generation`, `sequence` and `inFlight` are guarded by the lock of the store
+/// that owns the slot; `gate` is held by the one thread building the instance, so that others
+/// asking at the same time wait for it instead of building their own.
 final class InstanceSlot: @unchecked Sendable {
     let gate = Gate()
     /// The instance of a `.singleton` or custom scope, in an `InstanceBox`.
@@ -13,6 +13,10 @@ final class InstanceSlot: @unchecked Sendable {
     /// Bumped by every reset, so a build that was running during a reset does not cache its
     /// result afterwards.
     var generation = 0
+    /// When the store kept the instance in `box`, among everything that store kept: its
+    /// `keptCount` then. The store closes what it lets go of in the reverse of this order, so that
+    /// an instance is closed before the instances it was built from (see `Closing/`).
+    var sequence = 0
     /// The build of an `async` (or main-actor) registration that `resolveAsync` callers are
     /// awaiting, so that it runs once however many tasks ask first.
     var inFlight: AsyncBuild?
@@ -48,6 +52,12 @@ extension DependencyStore {
     /// the build, made for a store layered over this one, resolved a value only that store
     /// registers (`ResolutionStack.builtForALayer`). Returns what the slot
     /// keeps (or would have kept): the box, or the object itself for `.weak`.
+    ///
+    /// The store that keeps the instance owns it, and closes it when it lets go of it: so here,
+    /// and only here, the instance gets its place in the order of closing (`slot.sequence`). An
+    /// instance not kept (a reset or the store's end came first) is its caller's, like a
+    /// `.unique` one, and is never closed by the store; nor is a `.weak` one, which its holders
+    /// own.
     func keep<T>(
         _ value: T,
         of registration: Registration<T>,
@@ -73,7 +83,13 @@ extension DependencyStore {
         registry.withLock { registry in
             if let build, slot.inFlight === build { slot.inFlight = nil }
             guard slot.generation == generation, !registry.isClosed, !buildsForALayer else { return }
-            if weak { slot.object = kept } else { slot.box = kept }
+            if weak {
+                slot.object = kept
+            } else {
+                slot.box = kept
+                registry.keptCount &+= 1
+                slot.sequence = registry.keptCount
+            }
         }
         return kept
     }

@@ -16,6 +16,17 @@ final class StoreCore {
     let registry = Lock(Registry())
     /// The store that resolves what this one does not register itself, if any.
     let parent: DependencyStore?
+    /// Runs, one at a time and in order, the closes of instances this store let go of that could
+    /// not run where it did (see `Closing/`). Made the first time the store closes something, so
+    /// that a store that never does (most stores of a test or a request) does not allocate it.
+    var closeQueue: CloseQueue {
+        registry.withLock { registry in
+            if let queue = registry.closeQueue { return queue }
+            let queue = CloseQueue()
+            registry.closeQueue = queue
+            return queue
+        }
+    }
     /// What diagnostics call the store.
     let origin: DependencyStore.Origin
     /// Set on the throw-away copy `verify()` builds in, and only there.
@@ -66,6 +77,12 @@ final class StoreCore {
         var childrenCompactionThreshold = 16
         /// What `observeResolves` installed, `nil` for none; see `Tracing/`.
         var observers: ResolveObservers?
+        /// How many instances this store's slots have kept, ever: the last one's `sequence`.
+        var keptCount = 0
+        /// What `onCloseFailure` installed, `nil` for none; see `Closing/`.
+        var closeFailureHandler: (@Sendable (CloseFailure) -> Void)?
+        /// The store's `closeQueue`, once it has one.
+        var closeQueue: CloseQueue?
 
         /// Adds a child, dropping the entries of children that are gone now and then.
         mutating func addChild(_ core: StoreCore) {
@@ -150,32 +167,36 @@ final class StoreCore {
     }
 
     /// Makes every store layered over this one, at any depth, forget what it built and keeps for
-    /// `registration`, which this store no longer has: the next resolve through them builds from
-    /// the registration that replaced it. Releases those instances with no lock held.
-    func forgetInDescendants(_ registration: AnyRegistration) {
-        let id = ObjectIdentifier(registration)
-        var released: [AnyObject] = []
-        forEachDescendant(includingSelf: false) { _, registry in
-            if let entry = registry.inheritedSlots.removeValue(forKey: id) {
-                released.append(entry.slot)
-                if let box = entry.slot.discard() { released.append(box) }
+    /// the registrations in `removed`, which this store no longer has: the next resolve through
+    /// them builds from the registration that replaced them. Adds what they kept to `discards`,
+    /// for the caller to close once no lock is held.
+    func forgetInDescendants(_ removed: [AnyRegistration], into discards: inout Discards) {
+        guard !removed.isEmpty else { return }
+        var slots: [InstanceSlot] = []
+        forEachDescendant(includingSelf: false) { core, registry in
+            var discarded: [DiscardedInstance] = []
+            for registration in removed {
+                if let entry = registry.inheritedSlots.removeValue(forKey: ObjectIdentifier(registration)) {
+                    slots.append(entry.slot)
+                    entry.slot.discard(of: entry.registration, into: &discarded)
+                }
             }
+            discards.add(discarded, of: core)
         }
-        // Dropped here, with no lock held: their deinits may resolve.
-        _ = released
+        // The slots are dropped here, with no lock held, as the instances are once closed.
+        _ = slots
     }
 
     /// Discards the instances this store, and every store layered over it, keeps of the
-    /// registrations `matching` picks, releasing them with no lock held.
-    func discardKeptInstances(matching: (AnyRegistration) -> Bool) {
-        var released: [AnyObject] = []
-        forEachDescendant(includingSelf: true) { _, registry in
+    /// registrations `matching` picks, adding them to `discards`.
+    func discardKeptInstances(into discards: inout Discards, matching: (AnyRegistration) -> Bool) {
+        forEachDescendant(includingSelf: true) { core, registry in
+            var discarded: [DiscardedInstance] = []
             for (registration, slot) in registry.slots where matching(registration) {
-                if let box = slot.discard() { released.append(box) }
+                slot.discard(of: registration, into: &discarded)
             }
+            discards.add(discarded, of: core)
         }
-        // Dropped here, with no lock held: their deinits may resolve.
-        _ = released
     }
 
     /// Adds `delta` to the count of stages in scope of this store and of every store layered
@@ -199,28 +220,33 @@ final class StoreCore {
         dependency_store_load_relaxed(stageCount)
     }
 
-    /// Releases every instance the store keeps and keeps none from now on: called when the store
-    /// is released. The instances are released after the lock is dropped, so a `deinit` that
-    /// resolves from this store completes.
+    /// Closes and releases every instance the store keeps, and keeps none from now on: called
+    /// when the store is released. The instances are closed and released after the lock is
+    /// dropped, so a `close()` or a `deinit` that resolves from this store completes. Nothing here
+    /// can await: the closes before the first `async` one run now, and that one and those after
+    /// it in a task, in order (see `CloseQueue`).
     func close() {
-        let released: [AnyObject] = registry.withLock { registry in
+        var discarded: [DiscardedInstance] = []
+        registry.withLock { registry in
             registry.isClosed = true
             // Slot by slot rather than through `slots`, which builds arrays: a store per request
             // is closed once per request, usually with no slot at all.
-            var released: [AnyObject] = []
             func discard(_ registration: AnyRegistration) {
-                if let box = registration.slot?.discard() { released.append(box) }
+                registration.slot?.discard(of: registration, into: &discarded)
             }
             registry.unnamed.values.forEach(discard)
             registry.named.values.forEach(discard)
             for elements in registry.contributions.values { elements.forEach(discard) }
             for entry in registry.inheritedSlots.values {
-                if let box = entry.slot.discard() { released.append(box) }
+                entry.slot.discard(of: entry.registration, into: &discarded)
             }
-            return released
         }
+        let closes = discarded.closes()
         // Dropped here, with no lock held: their deinits may resolve through this core.
-        _ = released
+        discarded = []
+        guard !closes.isEmpty else { return }
+        let store = DependencyStore.resolving(through: self)
+        closeQueue.close(closes, as: store.closing(because: "the end of the store"))
     }
 }
 

@@ -233,6 +233,10 @@ extension DependencyStore {
                 copy.contributions[key] = copies
             }
         }
+        // What the copy built it closes when it goes, as `store` would: a failure goes where
+        // `store`'s would.
+        let report = store.closeFailureReporter()
+        registry.withLock { $0.closeFailureHandler = report }
         // Its decorators, and verification: every resolve of the copy takes `VerifiedBuild`.
         let decorators = registry.withLock { $0.decorators.values.reduce(0) { $0 + $1.count } }
         core.adjustOwnStagesInScope(by: decorators + 1)
@@ -259,7 +263,7 @@ private struct VerificationPlan {
         of store: DependencyStore, sampleArguments: [SampleArguments], timeout: Double, captives: CaptiveRule,
         isolated: Bool
     ) {
-        precondition(timeout > 0, Diagnosis.nonPositiveTimeout(timeout).text)
+        precondition(timeout > 0, Diagnosis.nonPositiveTimeout(timeout, call: "verify()").text)
         verifier = Verifier(
             timeout: timeout, captiveRule: captives, runsIsolatedFactories: isolated,
             perRequest: store.perRequestDeclarations())

@@ -1,0 +1,130 @@
+// What closing an instance takes, from the moment a store lets go of it (under its lock, in
+// `InstanceSlot.discard`) to the moment its close runs (with no lock held, in `CloseQueue`).
+
+/// How a registration's instances are closed, as `closing { }` said.
+enum CloseHook<T> {
+    case sync((T) throws -> Void)
+    case async(@Sendable (T) async throws -> Void)
+}
+
+/// An instance a store has just let go of: taken out of its slot under the store's lock, closed
+/// after the lock is dropped. `sequence` orders it among the instances of that store (see `keep`).
+struct DiscardedInstance {
+    let registration: AnyRegistration
+    let box: AnyObject
+    let sequence: Int
+}
+
+/// The close of one instance, ready to run: what to call, and how a failure names the instance.
+struct PendingClose: Sendable {
+    /// `Session`, or `Networking (named "backup")`: the registration as listings name it.
+    let label: String
+    let registeredAt: SourceLocation
+    let action: CloseAction
+
+    var isAsync: Bool {
+        if case .async = action { true } else { false }
+    }
+}
+
+/// What closes one instance. The closure holds the instance until it has run.
+///
+/// `@unchecked Sendable`: a synchronous close may run on another thread than the one that let go
+/// of the instance (in the task that runs a store's closes in order), as a factory may run on any
+/// thread; see `DependencyStore`'s documentation.
+enum CloseAction: @unchecked Sendable {
+    case sync(() throws -> Void)
+    case async(@Sendable () async throws -> Void)
+}
+
+extension InstanceSlot {
+    /// `discard()`, adding what the slot held strongly, if anything, to `discarded`, for the
+    /// caller to close once it has dropped the store's lock. Call with the owning store's lock held.
+    func discard(of registration: AnyRegistration, into discarded: inout [DiscardedInstance]) {
+        let sequence = self.sequence
+        if let box = discard() {
+            discarded.append(DiscardedInstance(registration: registration, box: box, sequence: sequence))
+        }
+    }
+}
+
+/// What one call took out of the slots of a store and of the stores layered over it, to close once
+/// it has dropped their locks: each store's instances in the reverse order that store kept them,
+/// and the stores over others first, since a store's instances may be built from its ancestors',
+/// never from its descendants'.
+struct Discards {
+    private var stores: [(core: StoreCore, instances: [DiscardedInstance])] = []
+
+    mutating func add(_ instances: [DiscardedInstance], of core: StoreCore) {
+        guard !instances.isEmpty else { return }
+        if let index = stores.firstIndex(where: { $0.core === core }) {
+            stores[index].instances += instances
+        } else {
+            stores.append((core, instances))
+        }
+    }
+
+    /// The closes, in the order they must run. Call with no lock held.
+    func closes() -> [PendingClose] {
+        stores.map { store in (store.instances, StoreCore.depth(of: store.core)) }
+            .sorted { $0.1 > $1.1 }
+            .flatMap { $0.0.closes() }
+    }
+}
+
+extension StoreCore {
+    /// How many parents `core` has.
+    static func depth(of core: StoreCore) -> Int {
+        var depth = 0
+        var ancestor = core.parent
+        while let store = ancestor {
+            depth += 1
+            ancestor = store.parent
+        }
+        return depth
+    }
+}
+
+extension [DiscardedInstance] {
+    /// The closes of these instances, all of one store, dependents first: the reverse of the order
+    /// the store kept them in. Instances that nothing closes are left out (and released with this
+    /// array). Call with no lock held: it reads each registration's hook.
+    func closes() -> [PendingClose] {
+        sorted { $0.sequence > $1.sequence }.compactMap { discarded in
+            discarded.registration.closeAction(for: discarded.box).map { action in
+                PendingClose(
+                    label: Tracing.label(of: discarded.registration.type, name: discarded.registration.name),
+                    registeredAt: discarded.registration.location, action: action)
+            }
+        }
+    }
+}
+
+extension Registration {
+    /// How to close `kept`, the box of an instance this registration built: the registration's
+    /// hook if it has one, else the instance's own `close()` if it adopts `AsyncClosable` or
+    /// `Closable`, else nothing. (What `closeAction(for:)` answers: an override cannot live in an
+    /// extension.)
+    func makeCloseAction(for kept: AnyObject) -> CloseAction? {
+        // Only strongly kept instances are closed, and those are boxed (see `keep`).
+        guard let box = kept as? InstanceBox else { return nil }
+        let value = box.value(as: T.self)
+        if let hook = closeHook?.withLock({ $0 }) {
+            switch hook {
+            case .sync(let close):
+                return .sync { try close(value) }
+            case .async(let close):
+                let instance = UncheckedSendable(value)
+                return .async { try await close(instance.value) }
+            }
+        }
+        if let closable = value as? any AsyncClosable {
+            let instance = UncheckedSendable(closable)
+            return .async { try await instance.value.close() }
+        }
+        if let closable = value as? any Closable {
+            return .sync { try closable.close() }
+        }
+        return nil
+    }
+}
