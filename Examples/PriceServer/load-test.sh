@@ -2,8 +2,8 @@
 # Load test: the price server wired through a store per request against its hand-wired twin, with
 # wrk on loopback, in one run. Prints requests per second and the 99th-percentile latency of each.
 #
-# Usage: Examples/PriceServer/load-test.sh     (from anywhere; about 2 minutes after the build)
-#   THREADS=2 CONNECTIONS=32 DURATION=10 ROUNDS=2 to change wrk's load and the number of rounds;
+# Usage: Examples/PriceServer/load-test.sh     (from anywhere; about 3 minutes after the build)
+#   THREADS=2 CONNECTIONS=32 DURATION=10 ROUNDS=3 to change wrk's load and the number of rounds;
 #   ENDPOINTS="/price?currency=USD" to load only the price.
 #
 # Both servers run the release build with --demo (no network), on free loopback ports. The demo
@@ -11,14 +11,15 @@
 # where the handler itself costs little. Each round loads the store-wired server and then the twin
 # on each endpoint, after a warm-up; rounds alternate so that a change in the machine's load falls
 # on both. wrk and the servers share the machine's cores, so compare the lines of one run, not
-# figures from two machines or two runs.
+# figures from two machines or two runs. The server's CPU time per request (user + system, from
+# /proc, so on Linux only) is the figure least moved by other work on the machine.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-32}
 DURATION=${DURATION:-10}
-ROUNDS=${ROUNDS:-2}
+ROUNDS=${ROUNDS:-3}
 ENDPOINTS=${ENDPOINTS:-"/price?currency=USD /token"}
 LISTEN_SECONDS=60
 
@@ -75,11 +76,22 @@ start() {
     done
 }
 
-# Loads path $3 of the server on port $2 for $4 seconds and sets $rate (requests/s) and $p99.
+# The CPU time the process $1 has used, user and system, in clock ticks; empty without /proc.
+cpu_ticks() {
+    [ -r "/proc/$1/stat" ] || return 0
+    # The fields after the command's name, which is in parentheses: utime and stime are 12 and 13.
+    sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
+}
+ticks_per_second=$(getconf CLK_TCK 2>/dev/null || echo 100)
+
+# Loads path $3 of the server on port $2 (process $5) for $4 seconds and sets $rate (requests/s),
+# $p99 and $cpu (the server's CPU microseconds per request, or n/a).
 load() {
-    local name=$1 port=$2 path=$3 seconds=$4 output
+    local name=$1 port=$2 path=$3 seconds=$4 pid=$5 output before after requests
+    before=$(cpu_ticks "$pid")
     output=$(timeout $((seconds + 30)) wrk -t"$THREADS" -c"$CONNECTIONS" -d"${seconds}s" --timeout 2s --latency \
         "http://127.0.0.1:$port$path")
+    after=$(cpu_ticks "$pid")
     if grep -q -e "Non-2xx" -e "Socket errors" <<<"$output"; then
         echo "$name: wrk saw failed requests:" >&2
         echo "$output" >&2
@@ -87,6 +99,11 @@ load() {
     fi
     rate=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$output")
     p99=$(awk '$1 == "99%" { print $2 }' <<<"$output")
+    requests=$(awk '/ requests in / { print $1 }' <<<"$output")
+    cpu=n/a
+    if [ -n "$before" ] && [ -n "$after" ] && [ "${requests:-0}" -gt 0 ]; then
+        cpu=$(awk -v t=$((after - before)) -v hz="$ticks_per_second" -v n="$requests" 'BEGIN { printf "%.0f", t / hz * 1e6 / n }')
+    fi
     if [ -z "$rate" ] || [ -z "$p99" ]; then
         echo "$name: no requests/s or p99 in wrk's output:" >&2
         echo "$output" >&2
@@ -96,24 +113,27 @@ load() {
 
 start store
 store_port=$port
+store_pid=${pids[-1]}
 start hand --hand-wired
 hand_port=$port
+hand_pid=${pids[-1]}
 echo "store-wired on port $store_port, hand-wired on port $hand_port;" \
     "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency, $ROUNDS rounds of: $ENDPOINTS" >&2
 for path in $ENDPOINTS; do
-    load store "$store_port" "$path" 3
-    load hand "$hand_port" "$path" 3
+    load store "$store_port" "$path" 3 "$store_pid"
+    load hand "$hand_port" "$path" 3 "$hand_pid"
 done
 
-printf '| round | endpoint | server | requests/s | p99 latency |\n|---:|---|---|---:|---:|\n'
+printf '| round | endpoint | server | requests/s | p99 latency | server CPU µs/request |\n'
+printf '|---:|---|---|---:|---:|---:|\n'
 declare -A totals
 for round in $(seq 1 "$ROUNDS"); do
     for path in $ENDPOINTS; do
-        load store "$store_port" "$path" "$DURATION"
-        printf '| %d | `%s` | store per request | %s | %s |\n' "$round" "$path" "$rate" "$p99"
+        load store "$store_port" "$path" "$DURATION" "$store_pid"
+        printf '| %d | `%s` | store per request | %s | %s | %s |\n' "$round" "$path" "$rate" "$p99" "$cpu"
         totals["store $path"]=$(awk -v a="${totals["store $path"]:-0}" -v b="$rate" 'BEGIN { print a + b }')
-        load hand "$hand_port" "$path" "$DURATION"
-        printf '| %d | `%s` | hand-wired | %s | %s |\n' "$round" "$path" "$rate" "$p99"
+        load hand "$hand_port" "$path" "$DURATION" "$hand_pid"
+        printf '| %d | `%s` | hand-wired | %s | %s | %s |\n' "$round" "$path" "$rate" "$p99" "$cpu"
         totals["hand $path"]=$(awk -v a="${totals["hand $path"]:-0}" -v b="$rate" 'BEGIN { print a + b }')
     done
 done
