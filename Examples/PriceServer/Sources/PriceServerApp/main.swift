@@ -29,8 +29,7 @@ do {
 }
 
 /// Serves `router` until SIGINT or SIGTERM, and prints where once it listens.
-func serve<Context: RequestContext>(_ router: Router<Context>, options: ServerOptions) async throws
-where Context.Source == ApplicationRequestContextSource {
+func serve(_ router: Router<PriceRequestContext>, options: ServerOptions) async throws {
     let application = Application(
         router: router,
         configuration: ApplicationConfiguration(address: .hostname(options.hostname, port: options.port)),
