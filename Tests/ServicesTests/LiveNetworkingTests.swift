@@ -299,7 +299,7 @@ import Testing
 /// Waits, polling, until `condition` holds; past `seconds` it throws, so a test that waits for
 /// something that never comes fails instead of hanging.
 func waitUntil(
-    _ what: String, within seconds: Double = 20, _ condition: () async -> Bool
+    _ what: String, within seconds: Double = 60, _ condition: () async -> Bool
 ) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while await !condition() {
