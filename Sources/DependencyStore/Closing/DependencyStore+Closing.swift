@@ -77,9 +77,7 @@ extension DependencyStore {
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(min(timeout, 1e9) * 1_000_000_000)
         var discarded: [DiscardedInstance] = []
         registry.withLock { registry in
-            for (registration, slot) in registry.slots where matching(registration) {
-                slot.discard(of: registration, into: &discarded)
-            }
+            registry.discardKept(matching: matching, into: &discarded)
         }
         let closes = discarded.closes()
         discarded = []

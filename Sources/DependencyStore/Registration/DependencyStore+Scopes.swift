@@ -41,9 +41,7 @@ extension DependencyStore {
         checkResettable(scope, fileID: fileID, line: line)
         var released: [DiscardedInstance] = []
         registry.withLock { registry in
-            for (registration, slot) in registry.slots where registration.scope == scope {
-                slot.discard(of: registration, into: &released)
-            }
+            registry.discardKept(matching: { $0.scope == scope }, into: &released)
         }
         let discarded = released.count
         let closes = released.closes()

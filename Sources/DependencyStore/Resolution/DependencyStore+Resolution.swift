@@ -357,7 +357,7 @@ extension DependencyStore {
     /// the resolve must report to.
     @inline(__always)
     func lookUp(_ key: ObjectIdentifier, name: String?, takingKeptInstance: Bool) -> Lookup? {
-        // One variable for what a miss reads, so the hit path captures no more than before.
+        // What a miss reads of this store, for the look through its ancestors.
         var miss: (observed: Bool, shares: Bool) = (false, false)
         let own: Lookup? = registry.withLock { registry in
             guard let stored = registry[key, name] else {

@@ -1,8 +1,8 @@
 /// Where a store keeps the instance of a ``Scope/singleton``, ``Scope/weak`` or custom-scoped
 /// registration.
 ///
-/// `box`, `object`, `generation`, `sequence` and `inFlight` are guarded by the lock of the store
-/// that owns the slot; `gate` is held by the one thread building the instance, so that others
+/// `box`, `object`, `generation`, `sequence`, `inFlight` and `dependsOnLayeredValues` are guarded
+/// by the lock of the store that owns the slot; `gate` is held by the one thread building the instance, so that others
 /// asking at the same time wait for it instead of building their own.
 final class InstanceSlot: @unchecked Sendable {
     let gate = Gate()

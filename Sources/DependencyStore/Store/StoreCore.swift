@@ -134,10 +134,22 @@ final class StoreCore {
             contributions.values.flatMap { $0 }
         }
 
-        /// Every slot of the store, with the registration it keeps an instance of.
-        var slots: [(registration: AnyRegistration, slot: InstanceSlot)] {
-            (all + allContributions).compactMap { registration in registration.slot.map { (registration, $0) } }
-                + inheritedSlots.values
+        /// Takes the instances out of every slot of the store whose registration `matching`
+        /// picks, adding them to `discarded`: what `reset`, `unload`, `shutdown` and the store's end
+        /// share. Slot by slot, building no array: a store per request ends once per request,
+        /// usually with no slot at all.
+        func discardKept(matching: (AnyRegistration) -> Bool, into discarded: inout [DiscardedInstance]) {
+            func discard(_ registration: AnyRegistration) {
+                if let slot = registration.slot, matching(registration) {
+                    slot.discard(of: registration, into: &discarded)
+                }
+            }
+            unnamed.values.forEach(discard)
+            named.values.forEach(discard)
+            for elements in contributions.values { elements.forEach(discard) }
+            for entry in inheritedSlots.values where matching(entry.registration) {
+                entry.slot.discard(of: entry.registration, into: &discarded)
+            }
         }
 
         /// The registration for `type` and `name`: the unnamed dictionary when there is no name.
@@ -192,9 +204,7 @@ final class StoreCore {
     func discardKeptInstances(into discards: inout Discards, matching: (AnyRegistration) -> Bool) {
         forEachDescendant(includingSelf: true) { core, registry in
             var discarded: [DiscardedInstance] = []
-            for (registration, slot) in registry.slots where matching(registration) {
-                slot.discard(of: registration, into: &discarded)
-            }
+            registry.discardKept(matching: matching, into: &discarded)
             discards.add(discarded, of: core)
         }
     }
@@ -229,17 +239,7 @@ final class StoreCore {
         var discarded: [DiscardedInstance] = []
         registry.withLock { registry in
             registry.isClosed = true
-            // Slot by slot rather than through `slots`, which builds arrays: a store per request
-            // is closed once per request, usually with no slot at all.
-            func discard(_ registration: AnyRegistration) {
-                registration.slot?.discard(of: registration, into: &discarded)
-            }
-            registry.unnamed.values.forEach(discard)
-            registry.named.values.forEach(discard)
-            for elements in registry.contributions.values { elements.forEach(discard) }
-            for entry in registry.inheritedSlots.values {
-                entry.slot.discard(of: entry.registration, into: &discarded)
-            }
+            registry.discardKept(matching: { _ in true }, into: &discarded)
         }
         let closes = discarded.closes()
         // Dropped here, with no lock held: their deinits may resolve through this core.
