@@ -33,6 +33,7 @@ extension DependencyStore {
             guard let registration = registry[ObjectIdentifier(type), name] else { return nil }
             registry.remove(registration, at: location, how: "unregister(_:)")
             registration.slot?.discard(of: registration, into: &discarded)
+            Tombstones.bury([registration], from: core, how: "unregister(\(Diagnostics.shortName(of: type)).self)")
             return registration
         }
         guard let removed else { return false }
@@ -120,6 +121,8 @@ extension DependencyStore {
                 requirements -= registry.requirements.count
                 // What the assembly registered is gone, so are the replacements it took part in.
                 registry.overrides.removeAll { belongs($0.replacedAssembly) || belongs($0.replacementAssembly) }
+                // A resolve chain that began before this unload still finds what it removed.
+                Tombstones.bury(removed, from: core, how: how)
                 return (removed, unloadedDecorators, applied)
             }
         let decorators = unloadedDecorators.values.reduce(0) { $0 + $1.count }

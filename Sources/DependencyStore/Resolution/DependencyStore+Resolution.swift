@@ -200,7 +200,11 @@ extension DependencyStore {
             // One graph for both builds: a rebuild is part of the same resolve, and gets the
             // `.graph` instances of this store that the fall-back built.
             stack.enterSharedGraph()
-            defer { stack.leaveSharedGraph() }
+            let beganChain = stack.beginChainIfNone()
+            defer {
+                if beganChain { stack.endChain() }
+                stack.leaveSharedGraph()
+            }
             let depth = stack.borrows.count
             stack.borrows.append(.init(owner: owner, borrower: self, frameIndex: stack.frames.count))
             let value: T
@@ -365,12 +369,17 @@ extension DependencyStore {
                 return nil
             }
             if registry.observers != nil {
+                ResolutionStack.recordLookupEpoch()
                 return .observed(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
             }
-            guard let slot = stored.slot else { return .unkept(stored) }
+            guard let slot = stored.slot else {
+                ResolutionStack.recordLookupEpoch()
+                return .unkept(stored)
+            }
             if takingKeptInstance, stored.isPlain, let kept = slot.kept {
                 return .kept(kept, stored.lifetime)
             }
+            ResolutionStack.recordLookupEpoch()
             return .found(Found(registration: stored, slot: slot, kept: slot.kept))
         }
         if let own { return own }
@@ -399,6 +408,7 @@ extension DependencyStore {
                     return nil
                 }
                 guard shares, let slot = registration.slot, !slot.dependsOnLayeredValues else {
+                    ResolutionStack.recordLookupEpoch()
                     return (registration, nil)
                 }
                 if takingKeptInstance, registration.isPlain, registry.observers == nil, let kept = slot.kept {
@@ -417,7 +427,22 @@ extension DependencyStore {
                 return observed ? .observed(found) : .found(found)
             }
         }
-        return nil
+        guard _slowPath(Tombstones.anyKept) else { return nil }
+        return lookUpTombstone(key, name: name)
+    }
+
+    /// What a removal took away after the chain running on this thread began (see
+    /// `Tombstones`): the chain finishes as if the removal came after it.
+    @inline(never)
+    private func lookUpTombstone(_ key: ObjectIdentifier, name: String?) -> Lookup? {
+        guard let stack = ResolutionStack.currentIfCreated, stack.isInChain else { return nil }
+        guard
+            let (registration, how) = Tombstones.registration(
+                key, name: name, resolvingIn: self, chainBegun: stack.chainBegun)
+        else { return nil }
+        guard registration.slot != nil else { return .found(Found(registration: registration, slot: nil, kept: nil)) }
+        let slot = stack.chainSlot(for: registration, in: self, removedBy: how)
+        return .found(Found(registration: registration, slot: slot, kept: registry.withLock { _ in slot.kept }))
     }
 
     /// `registration`, which `owner` (an ancestor) holds, as this store resolves it: with this
@@ -527,6 +552,13 @@ extension DependencyStore {
         let typed = unsafeDowncast(registration, to: Registration<T>.self)
 
         return try ResolutionStack.withCurrent { (stack) throws(ResolutionError) -> T in
+            // The outermost build on this thread begins a chain (see `Tombstones`).
+            let beginsChain = !stack.isInChain
+            if _slowPath(beginsChain), !stack.beginChain(building: registration) {
+                // A removal may have come between the lookup and now: look again, after it.
+                return try resolveChecked(type, name: registration.name, arguments: arguments, requester: requester)
+            }
+            defer { if _slowPath(beginsChain) { stack.endChain() } }
             if let start = stack.indexOfFrame(building: registration, in: self) {
                 throw cycle(closedBy: registration, from: start, requester: requester, stack: stack)
             }

@@ -129,6 +129,125 @@ final class ResolutionStack {
         return building
     }
 
+    // MARK: Chains and removals (see `Tombstones`)
+
+    /// 0 while no chain runs on this thread, else the removal epoch the running chain began in.
+    /// Only this thread writes it; removals read it, so it lives in memory of its own.
+    private let chainCell: UnsafeMutablePointer<Int>
+
+    /// Whether a chain runs on this thread: a build, or a resolve of several instances at once,
+    /// has begun and not returned.
+    @inline(__always)
+    var isInChain: Bool { chainCell.pointee != 0 }
+
+    /// The removal epoch this thread's latest lookup of a registration to build ran in, read under
+    /// the lock of the store holding the registration: what the chain that build begins compares
+    /// its own epoch to (see `beginChain`).
+    @exclusivity(unchecked)
+    var lookupEpoch = 0
+
+    /// How many times in a row a resolve beginning a chain has looked its registration up again
+    /// (see `beginChain(building:)`).
+    @exclusivity(unchecked)
+    private var lookupRetries = 0
+
+    /// The instances this chain built from registrations a removal took away after it began, by
+    /// registration: kept here until the chain ends, then closed.
+    @exclusivity(unchecked)
+    private var chainSlots: [ObjectIdentifier: ChainSlot] = [:]
+
+    private struct ChainSlot {
+        let registration: AnyRegistration
+        let slot: InstanceSlot
+        /// The store that resolved it, which closes what the chain built in it.
+        let core: StoreCore
+        /// The removal, for the close's trigger.
+        let how: String
+    }
+
+    /// Begins a chain: publishes the removal epoch it begins in, and returns it.
+    @inline(__always)
+    func beginChain() -> Int {
+        Tombstones.begin(in: chainCell)
+    }
+
+    /// Begins the chain of a build of `registration`, which was looked up before: unless a removal
+    /// came in between (the lookup's epoch is not the chain's), which may have taken the
+    /// registration away, and what it takes away is not this chain's to see. Then it ends the
+    /// chain again and returns `false`, and the caller looks the registration up again, in an
+    /// epoch after the removal. Eight times in a row at most, should removals keep coming.
+    @inline(never)
+    func beginChain(building registration: AnyRegistration) -> Bool {
+        let begun = beginChain()
+        // An element of a collection is not looked up by type (its collection drops one removed
+        // since it was listed: see `resolveContributions`).
+        guard begun != lookupEpoch, lookupRetries < 8, !registration.role.isContribution else {
+            lookupRetries = 0
+            return true
+        }
+        endChain()
+        lookupRetries += 1
+        return false
+    }
+
+    /// The removal epoch the running chain began in; 0 outside a chain.
+    var chainBegun: Int { chainCell.pointee }
+
+    /// Records, in this thread's stack if it has one, the removal epoch a lookup that found a
+    /// registration to build runs in. Call with the lock of the store holding the registration.
+    @inline(__always)
+    static func recordLookupEpoch() {
+        // The build that follows needs the stack anyway.
+        let pointer = dependency_store_current_stack() ?? createCurrent()
+        Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+            $0.lookupEpoch = Tombstones.currentEpoch
+        }
+    }
+
+    /// Begins a chain unless one runs already, for a resolve that looks up several registrations
+    /// (a collection's elements, a borrowed instance) before it builds any: returns whether it
+    /// began one, which the caller ends.
+    @inline(__always)
+    func beginChainIfNone() -> Bool {
+        guard !isInChain else { return false }
+        _ = beginChain()
+        return true
+    }
+
+    /// Ends the chain: closes what it built from tombstones, and lets removals forget what no
+    /// chain needs any more.
+    @inline(__always)
+    func endChain() {
+        if _slowPath(!chainSlots.isEmpty) { closeChainSlots() }
+        Tombstones.end(in: chainCell)
+    }
+
+    /// The slot in which this chain keeps what it builds from `registration`, which a removal
+    /// described by `how` took away after the chain began.
+    func chainSlot(for registration: AnyRegistration, in store: DependencyStore, removedBy how: String) -> InstanceSlot
+    {
+        let id = ObjectIdentifier(registration)
+        if let existing = chainSlots[id] { return existing.slot }
+        let slot = InstanceSlot()
+        chainSlots[id] = ChainSlot(registration: registration, slot: slot, core: store.core, how: how)
+        return slot
+    }
+
+    @inline(never)
+    private func closeChainSlots() {
+        var byStore: [ObjectIdentifier: [ChainSlot]] = [:]
+        for entry in chainSlots.values { byStore[ObjectIdentifier(entry.core), default: []].append(entry) }
+        chainSlots = [:]
+        for entries in byStore.values {
+            let store = DependencyStore.resolving(through: entries[0].core)
+            var discarded: [DiscardedInstance] = []
+            store.registry.withLock { _ in
+                for entry in entries { entry.slot.discard(of: entry.registration, into: &discarded) }
+            }
+            store.close(discarded.closes(), because: "the end of a resolve that began before \(entries[0].how)")
+        }
+    }
+
     /// What tracing keeps for this thread, made when a store with observers first resolves on it.
     var trace: ThreadTrace?
 
@@ -144,12 +263,17 @@ final class ResolutionStack {
         frameStorage = .allocate(capacity: 16)
         escapePoint = .allocate(capacity: 1)
         escapePoint.initialize(to: nil)
+        chainCell = .allocate(capacity: 1)
+        chainCell.initialize(to: 0)
+        Tombstones.add(chainCell)
     }
 
     deinit {
         // Frames hold nothing (their references are unretained), so there is nothing to deinitialise.
         frameStorage.deallocate()
         escapePoint.deallocate()
+        Tombstones.remove(chainCell)
+        chainCell.deallocate()
     }
 
     /// How deep each of the stack's lists is: what `restore` puts back after `Escape` left frames
@@ -163,6 +287,7 @@ final class ResolutionStack {
         let completionDepth: Int
         let pendingCompletions: Int
         let borrows: Int
+        let inChain: Bool
     }
 
     func mark() -> Mark {
@@ -170,7 +295,7 @@ final class ResolutionStack {
             frames: frameCount, decorators: decorators.count, assemblies: assemblies.count,
             sharedGraphs: sharedGraphs, nestedTimes: trace?.nestedNanoseconds.count ?? 0,
             completionDepth: completion?.depth ?? 0, pendingCompletions: completion?.pending.count ?? 0,
-            borrows: borrows.count)
+            borrows: borrows.count, inChain: isInChain)
     }
 
     func restore(_ mark: Mark) {
@@ -190,6 +315,8 @@ final class ResolutionStack {
             }
         }
         if !isResolving { graph.removeAll() }
+        // A chain begun inside what was left ends here.
+        if !mark.inChain, isInChain { endChain() }
     }
 
     /// This thread, as `Gate` and `WaitGraph` name it: the stack's address, which is this
@@ -273,7 +400,12 @@ final class ResolutionStack {
     /// dependencies of one instance.
     func sharingOneGraph<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         enterSharedGraph()
-        defer { leaveSharedGraph() }
+        // One chain too: its elements were looked up before any of them is built.
+        let beganChain = beginChainIfNone()
+        defer {
+            if beganChain { endChain() }
+            leaveSharedGraph()
+        }
         return try body()
     }
 
@@ -330,7 +462,7 @@ extension ResolutionStack {
     /// which every resolve reads in a load or two, where `pthread_getspecific` is a call; and a
     /// pthread key, whose destructor releases the stack when the thread exits.
     @inline(never)
-    private static func createCurrent() -> UnsafeMutableRawPointer {
+    fileprivate static func createCurrent() -> UnsafeMutableRawPointer {
         let pointer = Unmanaged.passRetained(ResolutionStack()).toOpaque()
         pthread_setspecific(threadKey, pointer)
         dependency_store_set_current_stack(pointer)

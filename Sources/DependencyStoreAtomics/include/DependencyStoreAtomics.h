@@ -1,7 +1,9 @@
 // The atomic operations DependencyStore needs and Swift's standard library does not offer
 // before Synchronization (iOS 18, macOS 15): publishing a pointer once, and reading it back
-// without a lock (see Sources/DependencyStore/Injection/OnceCell.swift); and a counter a build
-// reads without a lock (see DependencyStore.hasStagesInScope).
+// without a lock (see Sources/DependencyStore/Injection/OnceCell.swift); a counter a build
+// reads without a lock (see DependencyStore.hasStagesInScope); and the removal epoch that a
+// resolution chain and an unload order themselves by (see
+// Sources/DependencyStore/Composition/Tombstones.swift).
 #ifndef DEPENDENCY_STORE_ATOMICS_H
 #define DEPENDENCY_STORE_ATOMICS_H
 
@@ -26,5 +28,41 @@ static inline intptr_t dependency_store_load_relaxed(intptr_t *_Nonnull address)
 
 /// Adds `delta` to `*address` atomically, with no ordering.
 void dependency_store_add(intptr_t *_Nonnull address, intptr_t delta);
+
+// The removal epoch and the chains that order themselves by it (see Tombstones.swift). Every
+// operation on a chain's cell and on the epoch is sequentially consistent with the others, except
+// the two relaxed reads below, which only ever ask "has anything changed?".
+
+/// The removal epoch: 1 before any removal; only `dependency_store_next_removal_epoch` changes it.
+extern intptr_t dependency_store_removal_epoch;
+
+/// How many tombstone batches are kept.
+extern intptr_t dependency_store_tombstone_batches;
+
+/// The removal epoch now, with no ordering: what a lookup records, under a store's lock.
+static inline intptr_t dependency_store_current_removal_epoch(void) {
+    return __atomic_load_n(&dependency_store_removal_epoch, __ATOMIC_RELAXED);
+}
+
+/// Whether any tombstone batch is kept, with no ordering.
+static inline intptr_t dependency_store_tombstones_kept(void) {
+    return __atomic_load_n(&dependency_store_tombstone_batches, __ATOMIC_RELAXED) != 0;
+}
+
+/// Publishes in `*cell` the removal epoch a chain begins in, reading the epoch again until it
+/// did not change meanwhile, and returns it.
+intptr_t dependency_store_begin_chain(intptr_t *_Nonnull cell);
+
+/// Clears `*cell`: its chain has ended.
+void dependency_store_end_chain(intptr_t *_Nonnull cell);
+
+/// Reads a chain's cell.
+intptr_t dependency_store_chain_epoch(intptr_t *_Nonnull cell);
+
+/// Takes the next removal epoch and returns it.
+intptr_t dependency_store_next_removal_epoch(void);
+
+/// Adds `delta` to the count of kept tombstone batches.
+void dependency_store_add_tombstone_batches(intptr_t delta);
 
 #endif

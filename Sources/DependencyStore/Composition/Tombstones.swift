@@ -1,0 +1,170 @@
+internal import DependencyStoreAtomics
+
+/// What lets a resolution chain that began before an `unload` (or `unregister`) finish as if the
+/// removal came after it: a logout that races a background refresh must not trap the refresh
+/// halfway through its factories.
+///
+/// Every removal takes the next *removal epoch*, a process-wide count. A chain (the outermost
+/// build on a thread and everything its factories resolve) publishes the epoch it began in, in a
+/// cell of its thread's `ResolutionStack`. A removal that finds a chain begun before it keeps
+/// what it removed as a *tombstone batch*; a resolve of that chain that finds nothing (the miss
+/// path, never the hit path) looks there, and builds what the removal took away. Once no chain
+/// begun before a batch is running, the batch goes, and with it the last reference to what it
+/// removed.
+///
+/// The order is the epoch's:
+/// - A removal increments the epoch inside the critical section of its store's lock in which it
+///   removes, so a chain whose epoch is the new one or later looks up (under that lock) after
+///   everything was removed: it is after the removal, and sees none of it.
+/// - A chain publishes its epoch, then reads it again, until the two agree; a removal increments,
+///   then reads the cells. Both sequentially consistent, so one of them sees the other: a chain
+///   begun before a removal is always found by it, and its batch kept.
+/// - The outermost registration of a chain was looked up before the chain began. The lookup
+///   records the epoch it ran in (`ResolutionStack.lookupEpoch`, under the lock of the store that
+///   holds the registration); a chain that begins in a later epoch may have raced a removal of
+///   that very registration, and looks it up again instead.
+///
+/// The instances the store kept for what it removed are not in the batch: the removal closes and
+/// releases them at once, as it always did. What a chain builds from a tombstone is kept for the
+/// rest of the chain in slots of its own (`ResolutionStack.chainSlots`), so a `.singleton` is
+/// built once in it, and closed when the chain ends, as the removal would have closed it had it
+/// come after. (So a chain that resolved the session's token before the removal and resolves it
+/// again after gets two tokens: the first one closed by the removal.)
+enum Tombstones {
+    // The removal epoch and the count of kept batches are C globals (`DependencyStoreAtomics`),
+    // which every lookup of a registration to build reads with no `swift_once` check.
+
+    private static let state = Lock(State())
+
+    private struct State {
+        /// The chain cells of every thread that has a resolution stack: 0 while the thread runs no
+        /// chain, else the epoch its chain began in.
+        var cells: [UnsafeMutablePointer<Int>] = []
+        var batches: [Batch] = []
+
+        /// Whether a chain that began before `epoch` is running.
+        func chainsBegun(before epoch: Int) -> Bool {
+            cells.contains { cell in
+                let begun = dependency_store_chain_epoch(cell)
+                return begun != 0 && begun < epoch
+            }
+        }
+    }
+
+    /// What one removal took from one store.
+    struct Batch {
+        /// The store it removed from, weakly: a store that is gone resolves nothing.
+        weak var core: StoreCore?
+        let epoch: Int
+        let registrations: [AnyRegistration]
+        /// `unload(SessionAssembly.self)`: what the close of an instance built from it names.
+        let how: String
+    }
+
+    /// The epoch now: what a lookup records.
+    @inline(__always)
+    static var currentEpoch: Int {
+        dependency_store_current_removal_epoch()
+    }
+
+    /// Whether any batch is kept.
+    @inline(__always)
+    static var anyKept: Bool {
+        dependency_store_tombstones_kept() != 0
+    }
+
+    // MARK: - Threads
+
+    /// Makes `cell`, a new resolution stack's, one that removals look at.
+    static func add(_ cell: UnsafeMutablePointer<Int>) {
+        state.withLock { $0.cells.append(cell) }
+    }
+
+    /// Forgets `cell`, whose stack is going (its thread exits).
+    static func remove(_ cell: UnsafeMutablePointer<Int>) {
+        let released: [Batch] = state.withLock { state in
+            state.cells.removeAll { $0 == cell }
+            return prune(&state)
+        }
+        _ = released
+    }
+
+    /// Publishes, in `cell`, the epoch a chain begins in, and returns it.
+    @inline(__always)
+    static func begin(in cell: UnsafeMutablePointer<Int>) -> Int {
+        dependency_store_begin_chain(cell)
+    }
+
+    /// Clears `cell` at the end of its chain, and lets go of the batches no running chain needs.
+    @inline(__always)
+    static func end(in cell: UnsafeMutablePointer<Int>) {
+        dependency_store_end_chain(cell)
+        if _slowPath(anyKept) { prune() }
+    }
+
+    @inline(never)
+    private static func prune() {
+        // Released here, with no lock held: a registration's factory may hold what has a deinit.
+        let released = state.withLock { prune(&$0) }
+        _ = released
+    }
+
+    // MARK: - Removals
+
+    /// Called by a removal, inside the critical section of `core`'s lock in which it removed
+    /// `registrations`: takes the next epoch, and keeps them as a batch if a chain begun before
+    /// it is running.
+    static func bury(_ registrations: [AnyRegistration], from core: StoreCore, how: String) {
+        let removal = dependency_store_next_removal_epoch()
+        guard !registrations.isEmpty else { return }
+        state.withLock { state in
+            guard state.chainsBegun(before: removal) else { return }
+            state.batches.append(Batch(core: core, epoch: removal, registrations: registrations, how: how))
+            dependency_store_add_tombstone_batches(1)
+        }
+    }
+
+    /// The batches no running chain began before, taken out of `state`, for the caller to release
+    /// once the lock is dropped.
+    private static func prune(_ state: inout State) -> [Batch] {
+        let oldest = state.cells.lazy.map { dependency_store_chain_epoch($0) }.filter { $0 != 0 }.min()
+        var released: [Batch] = []
+        state.batches.removeAll { batch in
+            let needed = batch.core != nil && oldest.map { $0 < batch.epoch } ?? false
+            if !needed { released.append(batch) }
+            return !needed
+        }
+        dependency_store_add_tombstone_batches(-released.count)
+        return released
+    }
+
+    // MARK: - The miss path
+
+    /// The registration of `key` and `name` that a removal in `store`, or one of its ancestors,
+    /// took away after the chain running on this thread began, with what the removal was.
+    static func registration(
+        _ key: ObjectIdentifier, name: String?, resolvingIn store: DependencyStore, chainBegun: Int
+    ) -> (registration: AnyRegistration, how: String)? {
+        let cores = Set(sequence(first: store, next: \.parent).map { ObjectIdentifier($0.core) })
+        return state.withLock { state in
+            // The latest removal first: a type registered again and removed again is its last one.
+            for batch in state.batches.reversed() where batch.epoch > chainBegun {
+                guard let core = batch.core, cores.contains(ObjectIdentifier(core)) else { continue }
+                for registration in batch.registrations
+                where ObjectIdentifier(registration.type) == key && registration.name == name
+                    && !registration.role.isContribution
+                {
+                    return (registration, batch.how)
+                }
+            }
+            return nil
+        }
+    }
+}
+
+extension AnyRegistration.Role {
+    /// Whether the registration is an element of a collection, which no resolve by type finds.
+    var isContribution: Bool {
+        if case .contribution = self { true } else { false }
+    }
+}
