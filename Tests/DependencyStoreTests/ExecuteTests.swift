@@ -26,6 +26,16 @@ import Testing
         #expect(DependencyStore.shared === outside)
     }
 
+    /// Built with warnings as errors: were the synchronous form picked here, the build would fail
+    /// on "no 'async' operations occur within 'await' expression".
+    @Test func anAwaitedExecuteOfASynchronousClosureRunsInTheStore() async {
+        let store = DependencyStore()
+        store.register("in the store", for: String.self)
+        let value = await store.execute { DependencyStore.shared.resolve(String.self) }
+        #expect(value == "in the store")
+        #expect(DependencyStore.shared !== store, "restored after")
+    }
+
     @Test func returnsWhatTheClosureReturns() {
         #expect(DependencyStore().execute { 41 + 1 } == 42)
     }
@@ -52,7 +62,7 @@ import Testing
         let store = DependencyStore()
         store.register(SendableClock(now: 11), for: SendableClockType.self)
         store.register(SendableHolder.self) { _ in SendableHolder() }
-        let outer = store.execute { OuterHolder() }
+        let outer = await store.execute { OuterHolder() }
 
         let now = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -110,7 +120,7 @@ import Testing
     @Test func taskCreatedInsideSyncExecuteInheritsTheStore() async {
         let store = DependencyStore()
 
-        let task = store.execute { Task { DependencyStore.shared } }
+        let task = await store.execute { Task { DependencyStore.shared } }
 
         #expect(await task.value === store)
     }

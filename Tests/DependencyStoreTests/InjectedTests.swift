@@ -77,7 +77,7 @@ import Testing
         let store = DependencyStore()
         store.register(SendableClock(now: 5), for: SendableClockType.self)
 
-        let (value, actor, model) = store.execute { (SendableHolder(), ClockActor(), MainActorModel()) }
+        let (value, actor, model) = await store.execute { (SendableHolder(), ClockActor(), MainActorModel()) }
 
         #expect(value.clock.now == 5)
         #expect(await actor.now() == 5)

@@ -14,7 +14,7 @@ import Testing
             let store = DependencyStore()
             store.apply(RaceSessionAssembly(user: "ada", pause: {}))
             guard
-                case .unkept(let registration)? = store.lookUp(
+                case .unkept(let registration, let epoch)? = store.lookUp(
                     ObjectIdentifier(RaceFeed.self), name: nil, takingKeptInstance: true)
             else { exit(4) }
             store.unload(RaceSessionAssembly.self)
@@ -22,7 +22,8 @@ import Testing
             // resolve looks the feed up again instead, after the unload, and finds nothing.
             do throws(ResolutionError) {
                 _ = try store.resolve(
-                    DependencyStore.Found(registration: registration, slot: nil, kept: nil), as: RaceFeed.self,
+                    DependencyStore.Found(registration: registration, slot: nil, kept: nil, epoch: epoch),
+                    as: RaceFeed.self,
                     observed: false, requester: .call(SourceLocation(fileID: #fileID, line: #line)))
                 exit(5)
             } catch {

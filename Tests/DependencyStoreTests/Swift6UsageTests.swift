@@ -8,7 +8,7 @@ import Testing
         let mock = RecordingGreeting()  // not Sendable, captured by the factory
         let store = DependencyStore()
         store.register(mock, for: Greeting.self)
-        let screen = store.execute { MainActorScreen() }
+        let screen = await store.execute { MainActorScreen() }
 
         await store.execute {
             await Task.yield()
@@ -43,7 +43,7 @@ import Testing
         let store = DependencyStore()
         store.register(SendableClock(now: 5), for: SendableClockType.self, name: "utc", scope: .singleton)
 
-        let ticker = store.execute { Ticker() }
+        let ticker = await store.execute { Ticker() }
 
         #expect(await ticker.readings() == [5])
     }
@@ -70,7 +70,7 @@ import Testing
         let store = DependencyStore()
         registerSessionFeature(in: store)
 
-        let actor = store.execute { SessionActor() }
+        let actor = await store.execute { SessionActor() }
 
         #expect(await actor.refresh() == [true, false])
     }
@@ -79,7 +79,7 @@ import Testing
         let store = DependencyStore()
         registerSessionFeature(in: store)
 
-        let service = store.execute { SessionService() }
+        let service = await store.execute { SessionService() }
         let fromAnotherTask = await Task.detached { service.renew() }.value
 
         #expect(fromAnotherTask)
@@ -222,7 +222,7 @@ func registerUserFeature(in store: DependencyStore) {
         let store = DependencyStore()
         registerUserFeature(in: store)
 
-        let model = store.execute { store.resolve(AccountViewModel.self) }
+        let model = await store.execute { store.resolve(AccountViewModel.self) }
         await model.load()
 
         #expect(model.title == "Ada")
@@ -232,7 +232,7 @@ func registerUserFeature(in store: DependencyStore) {
         let store = DependencyStore()
         registerUserFeature(in: store)
 
-        let repository = store.execute { LiveAccountRepository() }
+        let repository = await store.execute { LiveAccountRepository() }
         let fromAnotherTask = await Task.detached { await repository.currentUser() }.value
 
         #expect(fromAnotherTask == "Ada")

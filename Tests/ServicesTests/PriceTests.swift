@@ -128,7 +128,7 @@ import Testing
         store.register(networking, for: Networking.self)
         store.register(CoinbaseSpotPriceDecoder(), for: SpotPriceDecoding.self)
 
-        let fetcher = store.execute {
+        let fetcher = await store.execute {
             CoinbasePriceFetcher(baseURL: URL(string: "https://mirror.example")!, timeout: 2.5)
         }
         let price = try await fetcher.spotPrice(in: "usd")
@@ -143,7 +143,7 @@ import Testing
         store.register(
             MockNetworking(error: .httpStatus(503, url: URL(string: "https://x.example")!)), for: Networking.self)
         store.register(CoinbaseSpotPriceDecoder(), for: SpotPriceDecoding.self)
-        let fetcher = store.execute { CoinbasePriceFetcher() }
+        let fetcher = await store.execute { CoinbasePriceFetcher() }
 
         await #expect(throws: PriceError.network(.httpStatus(503, url: URL(string: "https://x.example")!))) {
             try await fetcher.spotPrice(in: "USD")
@@ -227,7 +227,7 @@ import Testing
         store.register(MockAccessTokenService(error: missing), for: AccessTokenServiceType.self)
         store.register(MockPriceFetcher(result: .failure(.invalidAmount("x"))), for: PriceFetching.self)
         store.register(MockPriceFormatter(), for: PriceFormatting.self)
-        let report = store.execute { PriceReport() }
+        let report = await store.execute { PriceReport() }
 
         await #expect(throws: ReportError.token(missing)) { try await report.make(currency: "USD") }
     }

@@ -112,9 +112,10 @@ extension DependencyStore {
         switch lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: verifier == nil) {
         case .kept(let object, let lifetime):
             return Self.instance(object, as: type, lifetime: lifetime)
-        case .unkept(let registration):
+        case .unkept(let registration, let epoch):
             do {
-                return try resolve(building: registration, as: type, arguments: .none, requester: requester)
+                return try resolve(
+                    building: registration, lookedUpIn: epoch, as: type, arguments: .none, requester: requester)
             } catch {
                 fail(error, resolving: type, name: name, at: requester)
             }
@@ -175,8 +176,9 @@ extension DependencyStore {
         switch consume lookup {
         case .kept(let object, let lifetime):
             return Self.instance(taking: object, as: type, lifetime: lifetime)
-        case .unkept(let registration):
-            return try resolve(building: registration, as: type, arguments: arguments, requester: requester)
+        case .unkept(let registration, let epoch):
+            return try resolve(
+                building: registration, lookedUpIn: epoch, as: type, arguments: arguments, requester: requester)
         case .found(let found):
             return try resolve(found, as: type, arguments: arguments, requester: requester)
         case .observed(let found):
@@ -338,6 +340,10 @@ extension DependencyStore {
         let slot: InstanceSlot?
         /// An `InstanceBox` for `.singleton` and custom scopes, the object itself for `.weak`.
         let kept: AnyObject?
+        /// The removal epoch the lookup ran in, under the lock of the store holding the
+        /// registration: what a chain the build begins compares its own epoch to (see
+        /// `Tombstones`). 0 when unknown, which makes such a chain look the registration up again.
+        var epoch = 0
     }
 
     /// What one lookup found: a built instance to return as it is, or a registration to resolve.
@@ -346,7 +352,7 @@ extension DependencyStore {
         /// A registration of this store whose instances no slot keeps (`.unique`, `.graph`), found
         /// by a store without observers: the registration alone, so that the resolve neither
         /// retains nor releases a slot and an instance that are not there.
-        case unkept(AnyRegistration)
+        case unkept(AnyRegistration, epoch: Int)
         /// Found by a store that has observers: the resolve is timed and reported (see `Tracing/`).
         case observed(Found)
         case found(Found)
@@ -369,18 +375,16 @@ extension DependencyStore {
                 return nil
             }
             if registry.observers != nil {
-                ResolutionStack.recordLookupEpoch()
-                return .observed(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
+                return .observed(
+                    Found(
+                        registration: stored, slot: stored.slot, kept: stored.slot?.kept,
+                        epoch: Tombstones.currentEpoch))
             }
-            guard let slot = stored.slot else {
-                ResolutionStack.recordLookupEpoch()
-                return .unkept(stored)
-            }
+            guard let slot = stored.slot else { return .unkept(stored, epoch: Tombstones.currentEpoch) }
             if takingKeptInstance, stored.isPlain, let kept = slot.kept {
                 return .kept(kept, stored.lifetime)
             }
-            ResolutionStack.recordLookupEpoch()
-            return .found(Found(registration: stored, slot: slot, kept: slot.kept))
+            return .found(Found(registration: stored, slot: slot, kept: slot.kept, epoch: Tombstones.currentEpoch))
         }
         if let own { return own }
         return findInherited(
@@ -402,19 +406,19 @@ extension DependencyStore {
         var shares = shares
         var ancestor = parent
         while let store = ancestor {
-            let step: (registration: AnyRegistration, shared: Lookup?)? = store.registry.withLock { registry in
+            let step: (registration: AnyRegistration, shared: Lookup?, epoch: Int)? = store.registry.withLock {
+                registry in
                 guard let registration = registry[key, name] else {
                     shares = shares && registry.sharesAncestorsInstances && store.verifier == nil
                     return nil
                 }
                 guard shares, let slot = registration.slot, !slot.dependsOnLayeredValues else {
-                    ResolutionStack.recordLookupEpoch()
-                    return (registration, nil)
+                    return (registration, nil, Tombstones.currentEpoch)
                 }
                 if takingKeptInstance, registration.isPlain, registry.observers == nil, let kept = slot.kept {
-                    return (registration, .kept(kept, registration.lifetime))
+                    return (registration, .kept(kept, registration.lifetime), 0)
                 }
-                return (registration, .borrowed(registration, from: store))
+                return (registration, .borrowed(registration, from: store), 0)
             }
             guard let step else {
                 ancestor = store.parent
@@ -423,7 +427,8 @@ extension DependencyStore {
             if let shared = step.shared { return shared }
             let registration = step.registration
             // `nil`: replaced meanwhile; look again, from the same ancestor.
-            if let found = found(registration, inheritedFrom: store, stillHeld: { $0[key, name] === registration }) {
+            if var found = found(registration, inheritedFrom: store, stillHeld: { $0[key, name] === registration }) {
+                found.epoch = step.epoch
                 return observed ? .observed(found) : .found(found)
             }
         }
@@ -497,8 +502,8 @@ extension DependencyStore {
             return try resolveStaged(found, as: type, arguments: arguments, requester: requester)
         }
         return try resolve(
-            found.registration, slot: found.slot, kept: found.kept, as: type, arguments: arguments,
-            requester: requester, stage: PlainBuild.self)
+            found.registration, slot: found.slot, kept: found.kept, lookedUpIn: found.epoch, as: type,
+            arguments: arguments, requester: requester, stage: PlainBuild.self)
     }
 
     /// `resolve(_:as:arguments:requester:)` for an `.unkept` lookup: the same body, with no slot
@@ -507,17 +512,18 @@ extension DependencyStore {
     @inline(never)
     private func resolve<T>(
         building registration: consuming AnyRegistration,
+        lookedUpIn epoch: Int,
         as type: T.Type,
         arguments: GivenArguments,
         requester: Requester
     ) throws(ResolutionError) -> T {
         if _slowPath(hasStagesInScope) {
             return try resolveStaged(
-                Found(registration: registration, slot: nil, kept: nil), as: type, arguments: arguments,
+                Found(registration: registration, slot: nil, kept: nil, epoch: epoch), as: type, arguments: arguments,
                 requester: requester)
         }
         return try resolve(
-            registration, slot: nil, kept: nil, as: type, arguments: arguments, requester: requester,
+            registration, slot: nil, kept: nil, lookedUpIn: epoch, as: type, arguments: arguments, requester: requester,
             stage: PlainBuild.self)
     }
 
@@ -529,6 +535,7 @@ extension DependencyStore {
         _ registration: AnyRegistration,
         slot: InstanceSlot?,
         kept: AnyObject?,
+        lookedUpIn epoch: Int,
         as type: T.Type,
         arguments: GivenArguments,
         requester: Requester,
@@ -554,7 +561,7 @@ extension DependencyStore {
         return try ResolutionStack.withCurrent { (stack) throws(ResolutionError) -> T in
             // The outermost build on this thread begins a chain (see `Tombstones`).
             let beginsChain = !stack.isInChain
-            if _slowPath(beginsChain), !stack.beginChain(building: registration) {
+            if _slowPath(beginsChain), !stack.beginChain(building: registration, lookedUpIn: epoch) {
                 // A removal may have come between the lookup and now: look again, after it.
                 return try resolveChecked(type, name: registration.name, arguments: arguments, requester: requester)
             }

@@ -140,12 +140,6 @@ final class ResolutionStack {
     @inline(__always)
     var isInChain: Bool { chainCell.pointee != 0 }
 
-    /// The removal epoch this thread's latest lookup of a registration to build ran in, read under
-    /// the lock of the store holding the registration: what the chain that build begins compares
-    /// its own epoch to (see `beginChain`).
-    @exclusivity(unchecked)
-    var lookupEpoch = 0
-
     /// How many times in a row a resolve beginning a chain has looked its registration up again
     /// (see `beginChain(building:)`).
     @exclusivity(unchecked)
@@ -171,17 +165,24 @@ final class ResolutionStack {
         Tombstones.begin(in: chainCell)
     }
 
-    /// Begins the chain of a build of `registration`, which was looked up before: unless a removal
-    /// came in between (the lookup's epoch is not the chain's), which may have taken the
-    /// registration away, and what it takes away is not this chain's to see. Then it ends the
-    /// chain again and returns `false`, and the caller looks the registration up again, in an
-    /// epoch after the removal. Eight times in a row at most, should removals keep coming.
-    @inline(never)
-    func beginChain(building registration: AnyRegistration) -> Bool {
+    /// Begins the chain of a build of `registration`, which was looked up in removal epoch
+    /// `epoch` (see `DependencyStore.Found.epoch`): unless a removal came in between (the lookup's
+    /// epoch is not the chain's), which may have taken the registration away, and what it takes
+    /// away is not this chain's to see. Then it ends the chain again and returns `false`, and the
+    /// caller looks the registration up again, in an epoch after the removal. Eight times in a
+    /// row at most, should removals keep coming.
+    @inline(__always)
+    func beginChain(building registration: AnyRegistration, lookedUpIn epoch: Int) -> Bool {
         let begun = beginChain()
+        if _fastPath(begun == epoch && lookupRetries == 0) { return true }
+        return beganChainAfterALookUp(in: epoch, of: registration, begun: begun)
+    }
+
+    @inline(never)
+    private func beganChainAfterALookUp(in epoch: Int, of registration: AnyRegistration, begun: Int) -> Bool {
         // An element of a collection is not looked up by type (its collection drops one removed
         // since it was listed: see `resolveContributions`).
-        guard begun != lookupEpoch, lookupRetries < 8, !registration.role.isContribution else {
+        guard begun != epoch, lookupRetries < 8, !registration.role.isContribution else {
             lookupRetries = 0
             return true
         }
@@ -192,17 +193,6 @@ final class ResolutionStack {
 
     /// The removal epoch the running chain began in; 0 outside a chain.
     var chainBegun: Int { chainCell.pointee }
-
-    /// Records, in this thread's stack if it has one, the removal epoch a lookup that found a
-    /// registration to build runs in. Call with the lock of the store holding the registration.
-    @inline(__always)
-    static func recordLookupEpoch() {
-        // The build that follows needs the stack anyway.
-        let pointer = dependency_store_current_stack() ?? createCurrent()
-        Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
-            $0.lookupEpoch = Tombstones.currentEpoch
-        }
-    }
 
     /// Begins a chain unless one runs already, for a resolve that looks up several registrations
     /// (a collection's elements, a borrowed instance) before it builds any: returns whether it

@@ -120,7 +120,8 @@ extension DependencyStore {
         stage: Stage.Type
     ) throws(ResolutionError) -> T {
         try resolve(
-            found.registration, slot: found.slot, kept: found.kept, as: type, arguments: arguments,
+            found.registration, slot: found.slot, kept: found.kept, lookedUpIn: found.epoch, as: type,
+            arguments: arguments,
             requester: requester, stage: stage)
     }
 }

@@ -31,9 +31,16 @@ extension DependencyStore {
     /// > thread; `DependencyStoreTestCase` runs main-queue work left over from before a test
     /// > before it makes the test's store current.
     ///
+    /// In an `async` context, the async form runs instead, synchronous closure and all: write
+    /// `await store.execute { ... }` there.
+    ///
     /// - Parameter initializations: The code to run against this store.
     /// - Returns: What `initializations` returns.
     /// - Throws: What `initializations` throws, after the previous store is restored.
+    // Disfavoured, so that in an `async` context `await store.execute { syncWork() }` picks the
+    // async form and compiles without "no 'async' operations occur within 'await' expression".
+    // In a synchronous context the async form cannot be called, and this one runs.
+    @_disfavoredOverload
     @discardableResult
     public func execute<R>(_ initializations: () throws -> R) rethrows -> R {
         // The task-local carries the store into tasks created inside; the frame on the thread's

@@ -30,7 +30,7 @@ internal import DependencyStoreAtomics
 /// ```swift
 /// let store = DependencyStore()
 /// store.register(MockAccessTokenService(token: "t-1"), for: AccessTokenServiceType.self)
-/// let viewModel = store.execute { SomeViewModel() }
+/// let viewModel = await store.execute { SomeViewModel() }   // no await in synchronous code
 /// ```
 ///
 /// Every method may be called from any thread or task at any time. A factory runs on whichever
@@ -106,7 +106,7 @@ public final class DependencyStore {
     /// ```swift
     /// let store = DependencyStore(parent: .shared)     // the live store, filled by registerAll()
     /// store.register(MockNetworking(), for: Networking.self)
-    /// let price = store.execute { PriceViewModel() }   // live PriceFetcher, mock Networking
+    /// let price = await store.execute { PriceViewModel() }   // live PriceFetcher, mock Networking
     /// ```
     ///
     /// The parent's cached instances (``Scope/singleton``, ``Scope/weak``, custom) are shared

@@ -125,7 +125,8 @@ extension DependencyStore.Lookup {
     var found: DependencyStore.Found? {
         switch self {
         case .kept: nil
-        case .unkept(let registration): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
+        case .unkept(let registration, let epoch):
+            DependencyStore.Found(registration: registration, slot: nil, kept: nil, epoch: epoch)
         case .found(let found), .observed(let found): found
         case .borrowed(let registration, _): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
         }
