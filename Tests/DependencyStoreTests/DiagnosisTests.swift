@@ -363,7 +363,8 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
                 chain: ["DependencyStoreTests.Greeting"],
                 requester: .forward(.init(fileID: "App/Wiring.swift", line: 7)),
                 store: .init(name: "the store created at App/Wiring.swift:3", isRoot: false, registrationCount: nil)),
-            target: "DependencyStoreTests.Clock", built: "DependencyStoreTests.FixedClock")
+            target: "DependencyStoreTests.Clock", built: "DependencyStoreTests.FixedClock",
+            requestedBy: .call(.init(fileID: "DependencyStoreTests/DiagnosisTests.swift", line: 352)))
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains(ResolutionError(expected).description), "\(stderr)")
     }

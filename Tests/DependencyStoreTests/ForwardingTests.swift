@@ -101,6 +101,7 @@ struct ForwardingTests {
                 "the forward of 'DependencyStoreTests.TokenProviding' to 'DependencyStoreTests.Greeting' got a 'DependencyStoreTests.FixedGreeting', which is not a 'TokenProviding'"
             ))
         #expect(stderr.contains("Forward made at: DependencyStoreTests/ForwardingTests.swift:"))
+        #expect(stderr.contains("Requested by: resolve at DependencyStoreTests/ForwardingTests.swift:90"), "\(stderr)")
         #expect(stderr.contains("To fix: forward to a registration whose instance conforms to 'TokenProviding'"))
     }
     #endif

@@ -116,11 +116,12 @@ extension Diagnosis {
                 "  To fix: give '\(request.shortName)' a scope that keeps its instance (.graph, .singleton), so the step gets",
                 "  the one being completed; or set the back-reference in a completion step of '\(request.shortName)' itself.",
             ]
-        case .forwardMismatch(let request, let target, let built):
+        case .forwardMismatch(let request, let target, let built, let requestedBy):
             return [
                 "DependencyStore: the forward of '\(request.requested)' to '\(target)' got a '\(built)', which is not a '\(request.shortName)'.",
                 "",
                 "  Forward made at: \(request.requester.location)",
+            ] + (requestedBy.map { ["  Requested by: \(Self.describe($0))"] } ?? []) + [
                 "  Store: \(Self.describe(request.store))",
                 "",
                 "  To fix: forward to a registration whose instance conforms to '\(request.shortName)', or make",

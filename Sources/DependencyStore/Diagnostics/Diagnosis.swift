@@ -30,8 +30,9 @@ indirect enum Diagnosis: Sendable {
         Request, registeredAt: SourceLocation, expected: [String]?, expectedShortNames: [String],
         given: (type: String, count: Int)?, context: (isolation: String?, givenShortName: String?))
     /// A forward whose target (its label) built a `built` (a full type name), which is not of the
-    /// forwarded type. The request's requester is the forward.
-    case forwardMismatch(Request, target: String, built: String)
+    /// forwarded type. The request's requester is the forward; `requestedBy`, who asked for the
+    /// forwarded type, when known.
+    case forwardMismatch(Request, target: String, built: String, requestedBy: Requester?)
     /// A `.weak` registration whose factory built a `built` (a full type name), not an object.
     /// `contributed`: the registration is an element of the collection of its type.
     case weakScopeNeedsAClass(Request, built: String, registeredAt: SourceLocation, contributed: Bool)

@@ -159,7 +159,8 @@ extension DependencyStore {
             .forwardMismatch(
                 request(of: type, name: name, by: .forward(location)),
                 target: Diagnostics.label(of: target, name: targetName),
-                built: Diagnostics.name(of: Swift.type(of: value))))
+                built: Diagnostics.name(of: Swift.type(of: value)),
+                requestedBy: ResolutionStack.currentIfCreated?.forwardRequesters.last))
     }
 
     /// The diagnostic for a `.weak` registration whose factory built something that is not an

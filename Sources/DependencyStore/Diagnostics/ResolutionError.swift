@@ -81,7 +81,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
             (kind, typeName, chain) = (.cycle, awaited[0], [awaited.last!] + awaited)
         case .wrongArguments(let request, _, _, _, _, _):
             (kind, typeName, chain) = (.wrongArguments, request.requested, request.chain)
-        case .forwardMismatch(let request, let target, _):
+        case .forwardMismatch(let request, let target, _, _):
             (kind, typeName, chain) = (.wrongType, request.requested, [request.requested, target])
         case .weakScopeNeedsAClass(let request, _, _, _), .weakInjectedNeedsAClass(let request, _, _, _):
             (kind, typeName, chain) = (.invalidScope, request.requested, [request.requested])

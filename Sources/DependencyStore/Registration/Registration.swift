@@ -28,6 +28,8 @@ class AnyRegistration {
     let isolation: Isolation
     /// No arguments and no isolation: a kept instance may be returned by the one-lookup fast path.
     let isPlain: Bool
+    /// A `forward`: its build records who asked, for the message of a target of the wrong type.
+    let isForward: Bool
     /// What the registration is to its store: resolved by type and name, an element of a
     /// collection, or another registration's instance under a second type.
     let role: Role
@@ -85,6 +87,7 @@ class AnyRegistration {
         self.role = role
         self.assembly = assembly
         isPlain = argumentTypes == nil && isolation == .none
+        if case .forward = role { isForward = true } else { isForward = false }
         self.name = name
         self.scope = scope
         lifetime =

@@ -571,6 +571,11 @@ extension DependencyStore {
             }
             switch registration.lifetime {
             case .unique:
+                if _slowPath(registration.isForward) {
+                    stack.forwardRequesters.append(requester)
+                    defer { stack.forwardRequesters.removeLast() }
+                    return Stage.build(typed, in: self, arguments: arguments, on: stack)
+                }
                 return Stage.build(typed, in: self, arguments: arguments, on: stack)
             case .graph:
                 return buildSharingGraph(typed, arguments: arguments, on: stack, stage: Stage.self)

@@ -87,6 +87,11 @@ final class ResolutionStack {
     @exclusivity(unchecked)
     var decorators: [(registration: ObjectIdentifier, location: SourceLocation)] = []
 
+    /// Who asked for each forward being built on this thread, innermost last: what the message
+    /// of a forward whose target built the wrong type names.
+    @exclusivity(unchecked)
+    var forwardRequesters: [Requester] = []
+
     /// The assemblies being applied on this thread, innermost last (see `AssemblyTag`).
     @exclusivity(unchecked)
     var assemblies: [AssemblyTag] = []
@@ -278,6 +283,7 @@ final class ResolutionStack {
         let pendingCompletions: Int
         let borrows: Int
         let inChain: Bool
+        let forwardRequesters: Int
     }
 
     func mark() -> Mark {
@@ -285,7 +291,7 @@ final class ResolutionStack {
             frames: frameCount, decorators: decorators.count, assemblies: assemblies.count,
             sharedGraphs: sharedGraphs, nestedTimes: trace?.nestedNanoseconds.count ?? 0,
             completionDepth: completion?.depth ?? 0, pendingCompletions: completion?.pending.count ?? 0,
-            borrows: borrows.count, inChain: isInChain)
+            borrows: borrows.count, inChain: isInChain, forwardRequesters: forwardRequesters.count)
     }
 
     func restore(_ mark: Mark) {
@@ -294,6 +300,7 @@ final class ResolutionStack {
         assemblies.removeSubrange(mark.assemblies...)
         sharedGraphs = mark.sharedGraphs
         borrows.removeSubrange(mark.borrows...)
+        forwardRequesters.removeSubrange(mark.forwardRequesters...)
         if let trace { trace.nestedNanoseconds.removeSubrange(mark.nestedTimes...) }
         if let completion {
             completion.depth = mark.completionDepth
