@@ -33,7 +33,7 @@ public struct ResolveEvent {
     /// made outside any factory. Builds of other stores are included. Worded when read, so an
     /// observer that does not read it does not pay for the text.
     public var chain: [String] {
-        links.map { Tracing.label(of: $0.type, name: $0.name) }
+        links?.map { Tracing.label(of: $0.type, name: $0.name) } ?? []
     }
 
     /// The chain's types and names: no registration is held, so an event an observer keeps keeps
@@ -43,7 +43,8 @@ public struct ResolveEvent {
         let name: String?
     }
 
-    let links: [Link]
+    /// `nil` for an empty chain, the usual case of a kept instance: nothing to release.
+    let links: [Link]?
 
     /// A factory run: how long it took.
     public struct Build: Hashable, Sendable {
@@ -54,7 +55,7 @@ public struct ResolveEvent {
         public let ownNanoseconds: UInt64
     }
 
-    init(type: Any.Type, name: String?, scope: Scope, store: String, build: Build?, links: [Link]) {
+    init(type: Any.Type, name: String?, scope: Scope, store: String, build: Build?, links: [Link]?) {
         self.type = type
         self.name = name
         self.scope = scope
