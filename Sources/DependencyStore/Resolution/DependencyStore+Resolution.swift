@@ -365,10 +365,6 @@ extension DependencyStore {
                 return nil
             }
             if registry.observers != nil {
-                // A kept instance to report and return (see `resolveReporting`) needs no slot.
-                if takingKeptInstance, stored.isPlain, let kept = stored.slot?.kept {
-                    return .observed(Found(registration: stored, slot: nil, kept: kept))
-                }
                 return .observed(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
             }
             guard let slot = stored.slot else { return .unkept(stored) }

@@ -23,7 +23,7 @@ extension DependencyStore {
         // (Not bound to a name: a binding would keep the instance retained across the report.)
         if found.kept != nil, found.registration.isPlain, case .none = arguments, verifier == nil {
             let instance = Self.instance(found.kept.unsafelyUnwrapped, as: type, lifetime: found.registration.lifetime)
-            reportReuse(of: found.registration)
+            reportReuse(of: found.registration, in: found.slot)
             return instance
         }
         return try resolveTimed(found, as: type, arguments: arguments, requester: requester)
@@ -50,25 +50,49 @@ extension DependencyStore {
         let value = try resolve(found, as: type, arguments: arguments, requester: requester, stage: TimedBuild.self)
         let build = trace.lastBuild
         trace.lastBuild = nil
-        report(found.registration, build: build, chain: chain(on: stack))
+        report(found.registration, build: build, chain: chain(on: stack), slot: found.slot)
         return value
     }
 
     /// Reports a resolve that returned a kept instance, unless an observer on this thread made it:
     /// out of line and not generic, so that the resolve carries none of it.
     @inline(never)
-    private func reportReuse(of registration: AnyRegistration) {
+    private func reportReuse(of registration: AnyRegistration, in slot: InstanceSlot?) {
         ResolutionStack.withCurrent { stack in
             stack.withTracing { trace in
-                guard !trace.isNotifying, let observers = registry.withLock({ registry in registry.observers }) else {
-                    return
-                }
-                let event = ResolveEvent(
-                    type: registration.type, name: registration.name, scope: registration.scope,
-                    store: observers.store, build: nil, links: chain(on: stack))
+                guard !trace.isNotifying,
+                    let (observers, event) = observedEvent(
+                        of: registration, build: nil, in: slot, chain: chain(on: stack))
+                else { return }
                 observers.notify(event, on: trace)
             }
         }
+    }
+
+    /// This store's observers, if it has any, and the event to call them with: with the details
+    /// `slot` keeps (made by the first such event) when there is no chain, new ones otherwise. One
+    /// critical section, the one that reads the observers.
+    @inline(__always)
+    private func observedEvent(
+        of registration: AnyRegistration, build: ResolveEvent.Build?, in slot: InstanceSlot?,
+        chain links: [ResolveEvent.Link]?
+    ) -> (ResolveObservers, ResolveEvent)? {
+        var details: ResolveEvent.Details?
+        let observers = registry.withLock { registry -> ResolveObservers? in
+            guard let observers = registry.observers else { return nil }
+            if links == nil, let slot {
+                if slot.eventDetails == nil {
+                    slot.eventDetails = ResolveEvent.Details(registration, store: observers.store, links: nil)
+                }
+                details = slot.eventDetails
+            }
+            return observers
+        }
+        guard let observers else { return nil }
+        let event = ResolveEvent(
+            type: registration.type, build: build,
+            details: details ?? ResolveEvent.Details(registration, store: observers.store, links: links))
+        return (observers, event)
     }
 
     /// Runs an `async` registration's factory in `chain`; when `timed`, also measures it as
@@ -145,12 +169,11 @@ extension DependencyStore {
     /// they make are not reported.
     func report(
         _ registration: AnyRegistration, build: ResolveEvent.Build?, chain: [ResolveEvent.Link]?,
-        trace: ThreadTrace = ResolutionStack.current.tracing
+        slot: InstanceSlot? = nil, trace: ThreadTrace = ResolutionStack.current.tracing
     ) {
-        guard let observers = registry.withLock({ registry in registry.observers }) else { return }
-        let event = ResolveEvent(
-            type: registration.type, name: registration.name, scope: registration.scope, store: observers.store,
-            build: build, links: chain)
+        guard let (observers, event) = observedEvent(of: registration, build: build, in: slot, chain: chain) else {
+            return
+        }
         observers.notify(event, on: trace)
     }
 }

@@ -60,16 +60,21 @@ final class ResolveObservers {
 extension ResolveObservers: @unchecked Sendable {}
 
 /// What tracing keeps for one thread, made the first time a resolve of a store with observers
-/// runs on it (see `ResolutionStack.tracing`).
+/// runs on it (see `ResolutionStack.tracing`). Only its own thread touches it, and never with two
+/// overlapping accesses, so the run-time exclusivity checks are switched off for its fields, as
+/// they are for the stack's.
 final class ThreadTrace {
     /// Set while observers run on this thread: the resolves they make are not reported, so an
     /// observer that resolves is not called back for its own resolves, without end.
+    @exclusivity(unchecked)
     var isNotifying = false
     /// For each timed build running on this thread, innermost last: the time of the timed builds
     /// it asked for so far, to subtract from its own.
+    @exclusivity(unchecked)
     var nestedNanoseconds: [UInt64] = []
     /// What the last timed build on this thread measured: read, and cleared, by the reporting
     /// resolve around it.
+    @exclusivity(unchecked)
     var lastBuild: ResolveEvent.Build?
 }
 
@@ -87,7 +92,7 @@ extension ResolutionStack {
     @inline(__always)
     func withTracing<R>(_ body: (ThreadTrace) -> R) -> R {
         if trace == nil { trace = ThreadTrace() }
-        return Unmanaged.passUnretained(trace.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
+        return Unmanaged.passUnretained(trace.unsafelyUnwrapped)._withUnsafeGuaranteedRef { body($0) }
     }
 }
 
