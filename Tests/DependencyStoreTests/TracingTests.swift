@@ -207,6 +207,94 @@ private func registerCar(in store: DependencyStore, clock: ManualClock? = nil) {
         childObservation.cancel()
     }
 
+    @Test func aKeptInstanceReportsWhatItsBuildReportedOnEveryResolveAndItsChainWhereItHasOne() {
+        // The resolves of a kept instance outside any factory share what their events say; those
+        // inside a factory say their own chain, and leave the others' as it was.
+        let store = DependencyStore()
+        store.register(TracedSpark.self, name: "plug", scope: Scope("session")) { _ in TracedSpark() }
+        store.register(TracedWheels.self) { store in
+            _ = store.resolve(TracedSpark.self, name: "plug")
+            return TracedWheels()
+        }
+        let (events, observation) = recordEvents(of: store)
+
+        _ = store.resolve(TracedSpark.self, name: "plug")
+        _ = store.resolve(TracedSpark.self, name: "plug")
+        _ = store.resolve(TracedWheels.self)
+        _ = store.resolve(TracedSpark.self, name: "plug")
+
+        let sparks = events.value.filter { $0.type == TracedSpark.self }
+        try? #require(sparks.count == 4)
+        #expect(sparks.map { $0.build != nil } == [true, false, false, false])
+        #expect(sparks.allSatisfy { $0.label == "TracedSpark (named \"plug\")" && $0.name == "plug" })
+        #expect(sparks.allSatisfy { $0.scope == Scope("session") && $0.store == store.description })
+        #expect(sparks.map(\.chain) == [[], [], ["TracedWheels"], []])
+        let reused = "reused TracedSpark (named \"plug\", Scope(\"session\")) in \(store)"
+        #expect(sparks.dropFirst().map(\.description) == [reused, reused + ", for TracedWheels", reused])
+        observation.cancel()
+    }
+
+    @Test func theReusesOfAnInheritedSingletonNameTheStoreThatKeepsIt() {
+        // A store with observers keeps its own copy of its parent's singleton, in a slot of its
+        // own: each store's events name that store, whichever resolved first.
+        let parent = DependencyStore()
+        parent.register(TracedSpark.self, name: "plug", scope: .singleton) { _ in TracedSpark() }
+        let child = DependencyStore(parent: parent)
+        let (parentEvents, parentObservation) = recordEvents(of: parent)
+        let (childEvents, childObservation) = recordEvents(of: child)
+
+        for _ in 0..<3 {
+            _ = child.resolve(TracedSpark.self, name: "plug")
+            _ = parent.resolve(TracedSpark.self, name: "plug")
+        }
+
+        #expect(parentEvents.value.map(\.store) == Array(repeating: parent.description, count: 3))
+        #expect(childEvents.value.map(\.store) == Array(repeating: child.description, count: 3))
+        #expect((parentEvents.value + childEvents.value).allSatisfy { $0.label == "TracedSpark (named \"plug\")" })
+        #expect(parentEvents.value.map { $0.build != nil } == [true, false, false])
+        #expect(childEvents.value.map { $0.build != nil } == [true, false, false])
+        parentObservation.cancel()
+        childObservation.cancel()
+    }
+
+    @Test func aReplacedRegistrationsResolvesReportItsOwnScope() {
+        let store = DependencyStore()
+        store.register(TracedSpark.self, scope: .singleton) { _ in TracedSpark() }
+        let (events, observation) = recordEvents(of: store)
+
+        _ = store.resolve(TracedSpark.self)
+        _ = store.resolve(TracedSpark.self)
+        store.register(TracedSpark.self, scope: Scope("session")) { _ in TracedSpark() }
+        _ = store.resolve(TracedSpark.self)
+        _ = store.resolve(TracedSpark.self)
+
+        #expect(events.value.map(\.scope) == [.singleton, .singleton, Scope("session"), Scope("session")])
+        #expect(events.value.map { $0.build != nil } == [true, false, true, false])
+        observation.cancel()
+    }
+
+    @Test func anEventKeptAfterItsStoreWentStillReadsAndKeptNothingOfTheStore() {
+        // The observer keeps every event; the store and the instance it kept go all the same.
+        let events = Recorded<[ResolveEvent]>([])
+        weak var spark: TracedSpark?
+        var storeDescription = ""
+        do {
+            let store = DependencyStore()
+            store.register(TracedSpark.self, name: "plug", scope: .singleton) { _ in TracedSpark() }
+            store.observeResolves { event in events.update { $0.append(event) } }
+            let kept = store.resolve(TracedSpark.self, name: "plug")
+            spark = kept
+            _ = store.resolve(TracedSpark.self, name: "plug")
+            storeDescription = store.description
+        }
+
+        #expect(spark == nil)
+        #expect(events.value.map(\.store) == [storeDescription, storeDescription])
+        #expect(events.value.map(\.label) == ["TracedSpark (named \"plug\")", "TracedSpark (named \"plug\")"])
+        #expect(
+            events.value.last?.description == "reused TracedSpark (named \"plug\", .singleton) in \(storeDescription)")
+    }
+
     @Test func cancellingStopsTheEventsAndEveryObserverIsCalled() {
         let store = DependencyStore()
         registerCar(in: store)
@@ -425,6 +513,28 @@ private func registerCar(in store: DependencyStore, clock: ManualClock? = nil) {
         #expect(milliseconds(builds["TracedWheels"]) == [1, 1])
         #expect(milliseconds(builds["TracedCar"]) == [16, 2])
         #expect(events.value.first { $0.label == "TracedSpark" }?.chain == ["TracedCar", "TracedEngine"])
+        observation.cancel()
+    }
+
+    @Test func anAsyncSingletonsReusesReportWhatItsBuildReported() async throws {
+        let store = DependencyStore()
+        store.register(TracedEngine.self, name: "v8", scope: .singleton) { store async throws in
+            TracedEngine(spark: store.resolve())
+        }
+        store.register(TracedSpark.self, scope: .singleton) { _ in TracedSpark() }
+        let (events, observation) = recordEvents(of: store)
+
+        for _ in 0..<3 { _ = try await store.resolveAsync(TracedEngine.self, name: "v8") }
+        _ = store.resolve(TracedSpark.self)
+        _ = try await store.resolveAsync(TracedSpark.self)
+
+        let engines = events.value.filter { $0.type == TracedEngine.self }
+        #expect(engines.map { $0.build != nil } == [true, false, false])
+        #expect(engines.allSatisfy { $0.name == "v8" && $0.scope == .singleton && $0.store == store.description })
+        #expect(engines.allSatisfy { $0.chain.isEmpty })
+        let sparks = events.value.filter { $0.type == TracedSpark.self }
+        #expect(sparks.map(\.chain) == [["TracedEngine (named \"v8\")"], [], []])
+        #expect(sparks.map { $0.build != nil } == [true, false, false])
         observation.cancel()
     }
 

@@ -64,7 +64,7 @@ extension DependencyStore {
             return try await buildAsync(self, requester)
         }
         if let kept = found.kept {
-            if observed { report(typed, build: nil, chain: chain(on: nil)) }
+            if observed { report(typed, build: nil, chain: chain(on: nil), slot: found.slot) }
             return Self.instance(kept, as: type, lifetime: typed.lifetime)
         }
         let resolution = AsyncResolution.current
@@ -84,7 +84,7 @@ extension DependencyStore {
             let build = sharedBuild(
                 of: typed, in: found.slot!, resolution: resolution, requester: requester, timed: observed)
             if case .kept(let kept) = build {
-                if observed { report(typed, build: nil, chain: chain(on: nil)) }
+                if observed { report(typed, build: nil, chain: chain(on: nil), slot: found.slot) }
                 return Self.instance(kept, as: type, lifetime: typed.lifetime)
             }
             guard case .awaiting(let inFlight, let started) = build else { preconditionFailure() }
@@ -97,7 +97,7 @@ extension DependencyStore {
                     resolving: type, name: name, at: requester)
             }
             // The build this resolve started reported itself; one it awaited is reused.
-            if observed, !started { report(typed, build: nil, chain: chain(on: nil)) }
+            if observed, !started { report(typed, build: nil, chain: chain(on: nil), slot: found.slot) }
             return Self.instance(kept.object, as: type, lifetime: typed.lifetime)
         }
     }

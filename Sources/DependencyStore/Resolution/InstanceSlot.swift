@@ -1,8 +1,8 @@
 /// Where a store keeps the instance of a ``Scope/singleton``, ``Scope/weak`` or custom-scoped
 /// registration.
 ///
-/// `box`, `object`, `generation`, `sequence`, `inFlight` and `dependsOnLayeredValues` are guarded
-/// by the lock of the store that owns the slot; `gate` is held by the one thread building the instance, so that others
+/// `box`, `object`, `generation`, `sequence`, `inFlight`, `dependsOnLayeredValues` and
+/// `eventDetails` are guarded by the lock of the store that owns the slot; `gate` is held by the one thread building the instance, so that others
 /// asking at the same time wait for it instead of building their own.
 final class InstanceSlot: @unchecked Sendable {
     let gate = Gate()
@@ -24,6 +24,9 @@ final class InstanceSlot: @unchecked Sendable {
     /// found to resolve a value only that layer registers (a request's): from then on such stores
     /// build and keep their own instance instead of sharing the owner's (see `resolveBorrowed`).
     var dependsOnLayeredValues = false
+    /// What the store's resolve events of this registration made outside any factory say besides
+    /// the type and build (see `Tracing/`): made by the first, shared by the others.
+    var eventDetails: ResolveEvent.Details?
 
     /// What the slot keeps: the box, or the weakly held object. Call with the owning store's lock
     /// held.

@@ -18,16 +18,28 @@ extension DependencyStore {
         arguments: GivenArguments,
         requester: Requester
     ) throws(ResolutionError) -> T {
-        let stack = ResolutionStack.current
-        let trace = stack.tracing
         // A built instance of a plain registration: nothing runs, so there is nothing to time, and
         // the event is all that is left to do.
-        if let kept = found.kept, found.registration.isPlain, case .none = arguments, verifier == nil {
-            if !trace.isNotifying {
-                report(found.registration, build: nil, chain: chain(on: stack), trace: trace)
-            }
-            return Self.instance(kept, as: type, lifetime: found.registration.lifetime)
+        // (Not bound to a name: a binding would keep the instance retained across the report.)
+        if found.kept != nil, found.registration.isPlain, case .none = arguments, verifier == nil {
+            let instance = Self.instance(found.kept.unsafelyUnwrapped, as: type, lifetime: found.registration.lifetime)
+            reportReuse(of: found.registration, in: found.slot)
+            return instance
         }
+        return try resolveTimed(found, as: type, arguments: arguments, requester: requester)
+    }
+
+    /// `resolveReporting` of a registration that may build: out of line, so that a kept
+    /// instance's resolve does not set up this one's frame.
+    @inline(never)
+    private func resolveTimed<T>(
+        _ found: Found,
+        as type: T.Type,
+        arguments: GivenArguments,
+        requester: Requester
+    ) throws(ResolutionError) -> T {
+        let stack = ResolutionStack.current
+        let trace = stack.tracing
         guard !trace.isNotifying else {
             return try resolve(found, as: type, arguments: arguments, observed: false, requester: requester)
         }
@@ -38,8 +50,49 @@ extension DependencyStore {
         let value = try resolve(found, as: type, arguments: arguments, requester: requester, stage: TimedBuild.self)
         let build = trace.lastBuild
         trace.lastBuild = nil
-        report(found.registration, build: build, chain: chain(on: stack))
+        report(found.registration, build: build, chain: chain(on: stack), slot: found.slot)
         return value
+    }
+
+    /// Reports a resolve that returned a kept instance, unless an observer on this thread made it:
+    /// out of line and not generic, so that the resolve carries none of it.
+    @inline(never)
+    private func reportReuse(of registration: AnyRegistration, in slot: InstanceSlot?) {
+        ResolutionStack.withCurrent { stack in
+            stack.withTracing { trace in
+                guard !trace.isNotifying,
+                    let (observers, event) = observedEvent(
+                        of: registration, build: nil, in: slot, chain: chain(on: stack))
+                else { return }
+                observers.notify(event, on: trace)
+            }
+        }
+    }
+
+    /// This store's observers, if it has any, and the event to call them with: with the details
+    /// `slot` keeps (made by the first such event) when there is no chain, new ones otherwise. One
+    /// critical section, the one that reads the observers.
+    @inline(__always)
+    private func observedEvent(
+        of registration: AnyRegistration, build: ResolveEvent.Build?, in slot: InstanceSlot?,
+        chain links: [ResolveEvent.Link]?
+    ) -> (ResolveObservers, ResolveEvent)? {
+        var details: ResolveEvent.Details?
+        let observers = registry.withLock { registry -> ResolveObservers? in
+            guard let observers = registry.observers else { return nil }
+            if links == nil, let slot {
+                if slot.eventDetails == nil {
+                    slot.eventDetails = ResolveEvent.Details(registration, store: observers.store, links: nil)
+                }
+                details = slot.eventDetails
+            }
+            return observers
+        }
+        guard let observers else { return nil }
+        let event = ResolveEvent(
+            type: registration.type, build: build,
+            details: details ?? ResolveEvent.Details(registration, store: observers.store, links: links))
+        return (observers, event)
     }
 
     /// Runs an `async` registration's factory in `chain`; when `timed`, also measures it as
@@ -83,8 +136,19 @@ extension DependencyStore {
     }
 
     /// What is being built in the `async` chain `resolution` and on this thread, outermost first:
-    /// types and names, which the event words only if an observer reads its `chain`.
-    func chain(in resolution: AsyncResolution? = nil, on stack: ResolutionStack?) -> [ResolveEvent.Link] {
+    /// types and names, which the event words only if an observer reads its `chain`; `nil` for
+    /// none.
+    @inline(__always)
+    func chain(in resolution: AsyncResolution? = nil, on stack: ResolutionStack?) -> [ResolveEvent.Link]? {
+        // Outside any factory, the usual case of a kept instance, there is nothing to look at.
+        if resolution == nil, stack?.frames.isEmpty ?? true, dependency_store_load_relaxed(asyncFactoriesRunning) == 0 {
+            return nil
+        }
+        return links(in: resolution, on: stack)
+    }
+
+    @inline(never)
+    private func links(in resolution: AsyncResolution?, on stack: ResolutionStack?) -> [ResolveEvent.Link]? {
         // While no `async` factory runs, no task has a chain, and the task-local is not read.
         let inTasks =
             resolution?.chain
@@ -98,25 +162,19 @@ extension DependencyStore {
                 links.append(ResolveEvent.Link(type: registration.type, name: registration.name))
             }
         }
-        return links
+        return links.isEmpty ? nil : links
     }
 
     /// Calls this store's observers with the event, on this thread, with no lock held; the resolves
     /// they make are not reported.
     func report(
-        _ registration: AnyRegistration, build: ResolveEvent.Build?, chain: [ResolveEvent.Link],
-        trace: ThreadTrace = ResolutionStack.current.tracing
+        _ registration: AnyRegistration, build: ResolveEvent.Build?, chain: [ResolveEvent.Link]?,
+        slot: InstanceSlot? = nil, trace: ThreadTrace = ResolutionStack.current.tracing
     ) {
-        guard let observers = registry.withLock({ registry in registry.observers }) else { return }
-        let event = ResolveEvent(
-            type: registration.type, name: registration.name, scope: registration.scope, store: observers.store,
-            build: build, links: chain)
-        let wasNotifying = trace.isNotifying
-        trace.isNotifying = true
-        defer { trace.isNotifying = wasNotifying }
-        for entry in observers.entries {
-            entry.observer(event)
+        guard let (observers, event) = observedEvent(of: registration, build: build, in: slot, chain: chain) else {
+            return
         }
+        observers.notify(event, on: trace)
     }
 }
 

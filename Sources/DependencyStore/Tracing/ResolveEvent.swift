@@ -17,14 +17,14 @@ public struct ResolveEvent {
     /// The type that was resolved, as it was registered (usually a protocol).
     public let type: Any.Type
     /// The name it was resolved by; `nil` for the unnamed registration.
-    public let name: String?
+    public var name: String? { details.name }
     /// The scope it was registered with.
-    public let scope: Scope
+    public var scope: Scope { details.scope }
     /// The store that resolved it, as diagnostics name it: `the root store`, or
     /// `the store created at AppTests/PriceTests.swift:12 (over the root store)`. A store over a
     /// parent names itself, also when the registration was found in the parent. The event holds
     /// only this text, never the store.
-    public let store: String
+    public var store: String { details.store }
     /// The factory run, when the resolve built an instance; `nil` when it returned one that was
     /// already built.
     public let build: Build?
@@ -33,7 +33,7 @@ public struct ResolveEvent {
     /// made outside any factory. Builds of other stores are included. Worded when read, so an
     /// observer that does not read it does not pay for the text.
     public var chain: [String] {
-        links.map { Tracing.label(of: $0.type, name: $0.name) }
+        details.links?.map { Tracing.label(of: $0.type, name: $0.name) } ?? []
     }
 
     /// The chain's types and names: no registration is held, so an event an observer keeps keeps
@@ -43,7 +43,26 @@ public struct ResolveEvent {
         let name: String?
     }
 
-    let links: [Link]
+    /// What the event says besides its type and build, in one object that never changes, so that
+    /// making an event costs one retain and dropping it one release, however much it says. The
+    /// resolves of one registration in one store made outside any factory say the same, and share
+    /// the one its slot keeps (see `DependencyStore.reportReuse(of:in:)`).
+    final class Details: Sendable {
+        let name: String?
+        let scope: Scope
+        let store: String
+        /// The chain's types and names; `nil` for an empty chain.
+        let links: [Link]?
+
+        init(_ registration: AnyRegistration, store: String, links: [Link]?) {
+            name = registration.name
+            scope = registration.scope
+            self.store = store
+            self.links = links
+        }
+    }
+
+    let details: Details
 
     /// A factory run: how long it took.
     public struct Build: Hashable, Sendable {
@@ -54,13 +73,10 @@ public struct ResolveEvent {
         public let ownNanoseconds: UInt64
     }
 
-    init(type: Any.Type, name: String?, scope: Scope, store: String, build: Build?, links: [Link]) {
+    init(type: Any.Type, build: Build?, details: Details) {
         self.type = type
-        self.name = name
-        self.scope = scope
-        self.store = store
         self.build = build
-        self.links = links
+        self.details = details
     }
 
     /// The registration as listings name it: `Greeting`, or `Greeting (named "formal")`.
