@@ -19,20 +19,6 @@ void dependency_store_add(intptr_t *address, intptr_t delta) {
 intptr_t dependency_store_removal_epoch = 1;
 intptr_t dependency_store_tombstone_batches = 0;
 
-intptr_t dependency_store_begin_chain(intptr_t *cell) {
-    intptr_t begun = __atomic_load_n(&dependency_store_removal_epoch, __ATOMIC_SEQ_CST);
-    for (;;) {
-        __atomic_store_n(cell, begun, __ATOMIC_SEQ_CST);
-        intptr_t now = __atomic_load_n(&dependency_store_removal_epoch, __ATOMIC_SEQ_CST);
-        if (now == begun) return begun;
-        begun = now;
-    }
-}
-
-void dependency_store_end_chain(intptr_t *cell) {
-    __atomic_store_n(cell, 0, __ATOMIC_SEQ_CST);
-}
-
 intptr_t dependency_store_chain_epoch(intptr_t *cell) {
     return __atomic_load_n(cell, __ATOMIC_SEQ_CST);
 }

@@ -563,6 +563,7 @@ extension DependencyStore {
             let beginsChain = !stack.isInChain
             if _slowPath(beginsChain), !stack.beginChain(building: registration, lookedUpIn: epoch) {
                 // A removal may have come between the lookup and now: look again, after it.
+                defer { stack.lookupRetries -= 1 }
                 return try resolveChecked(type, name: registration.name, arguments: arguments, requester: requester)
             }
             defer { if _slowPath(beginsChain) { stack.endChain() } }

@@ -145,10 +145,10 @@ final class ResolutionStack {
     @inline(__always)
     var isInChain: Bool { chainCell.pointee != 0 }
 
-    /// How many times in a row a resolve beginning a chain has looked its registration up again
-    /// (see `beginChain(building:)`).
+    /// How many resolves beginning a chain are looking their registration up again on this
+    /// thread, one inside the other (see `beginChain(building:lookedUpIn:)`).
     @exclusivity(unchecked)
-    private var lookupRetries = 0
+    var lookupRetries = 0
 
     /// The instances this chain built from registrations a removal took away after it began, by
     /// registration: kept here until the chain ends, then closed.
@@ -173,24 +173,21 @@ final class ResolutionStack {
     /// Begins the chain of a build of `registration`, which was looked up in removal epoch
     /// `epoch` (see `DependencyStore.Found.epoch`): unless a removal came in between (the lookup's
     /// epoch is not the chain's), which may have taken the registration away, and what it takes
-    /// away is not this chain's to see. Then it ends the chain again and returns `false`, and the
-    /// caller looks the registration up again, in an epoch after the removal. Eight times in a
-    /// row at most, should removals keep coming.
+    /// away is not this chain's to see. Then it ends the chain again, adds one to
+    /// `lookupRetries` and returns `false`; the caller looks the registration up again, in an
+    /// epoch after the removal, and takes the one off when that returns. Eight deep at most,
+    /// should removals keep coming.
     @inline(__always)
     func beginChain(building registration: AnyRegistration, lookedUpIn epoch: Int) -> Bool {
-        let begun = beginChain()
-        if _fastPath(begun == epoch && lookupRetries == 0) { return true }
-        return beganChainAfterALookUp(in: epoch, of: registration, begun: begun)
+        if _fastPath(beginChain() == epoch) { return true }
+        return beganChainAfterALookUp(of: registration)
     }
 
     @inline(never)
-    private func beganChainAfterALookUp(in epoch: Int, of registration: AnyRegistration, begun: Int) -> Bool {
+    private func beganChainAfterALookUp(of registration: AnyRegistration) -> Bool {
         // An element of a collection is not looked up by type (its collection drops one removed
         // since it was listed: see `resolveContributions`).
-        guard begun != epoch, lookupRetries < 8, !registration.role.isContribution else {
-            lookupRetries = 0
-            return true
-        }
+        guard lookupRetries < 8, !registration.role.isContribution else { return true }
         endChain()
         lookupRetries += 1
         return false
@@ -284,6 +281,7 @@ final class ResolutionStack {
         let borrows: Int
         let inChain: Bool
         let forwardRequesters: Int
+        let lookupRetries: Int
     }
 
     func mark() -> Mark {
@@ -291,7 +289,8 @@ final class ResolutionStack {
             frames: frameCount, decorators: decorators.count, assemblies: assemblies.count,
             sharedGraphs: sharedGraphs, nestedTimes: trace?.nestedNanoseconds.count ?? 0,
             completionDepth: completion?.depth ?? 0, pendingCompletions: completion?.pending.count ?? 0,
-            borrows: borrows.count, inChain: isInChain, forwardRequesters: forwardRequesters.count)
+            borrows: borrows.count, inChain: isInChain, forwardRequesters: forwardRequesters.count,
+            lookupRetries: lookupRetries)
     }
 
     func restore(_ mark: Mark) {
@@ -301,6 +300,7 @@ final class ResolutionStack {
         sharedGraphs = mark.sharedGraphs
         borrows.removeSubrange(mark.borrows...)
         forwardRequesters.removeSubrange(mark.forwardRequesters...)
+        lookupRetries = mark.lookupRetries
         if let trace { trace.nestedNanoseconds.removeSubrange(mark.nestedTimes...) }
         if let completion {
             completion.depth = mark.completionDepth

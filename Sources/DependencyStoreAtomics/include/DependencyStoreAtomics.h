@@ -50,11 +50,22 @@ static inline intptr_t dependency_store_tombstones_kept(void) {
 }
 
 /// Publishes in `*cell` the removal epoch a chain begins in, reading the epoch again until it
-/// did not change meanwhile, and returns it.
-intptr_t dependency_store_begin_chain(intptr_t *_Nonnull cell);
+/// did not change meanwhile, and returns it. Inline: every build that begins a chain runs it, and
+/// a call would cost as much as the rest.
+static inline intptr_t dependency_store_begin_chain(intptr_t *_Nonnull cell) {
+    intptr_t begun = __atomic_load_n(&dependency_store_removal_epoch, __ATOMIC_SEQ_CST);
+    for (;;) {
+        __atomic_store_n(cell, begun, __ATOMIC_SEQ_CST);
+        intptr_t now = __atomic_load_n(&dependency_store_removal_epoch, __ATOMIC_SEQ_CST);
+        if (now == begun) return begun;
+        begun = now;
+    }
+}
 
 /// Clears `*cell`: its chain has ended.
-void dependency_store_end_chain(intptr_t *_Nonnull cell);
+static inline void dependency_store_end_chain(intptr_t *_Nonnull cell) {
+    __atomic_store_n(cell, 0, __ATOMIC_SEQ_CST);
+}
 
 /// Reads a chain's cell.
 intptr_t dependency_store_chain_epoch(intptr_t *_Nonnull cell);
