@@ -15,13 +15,13 @@ final class RaceToken: Closable, @unchecked Sendable {
 }
 
 /// Built from the token, after some work.
-final class RaceProfile {
+final class RaceProfile: Sendable {
     let token: RaceToken
     init(token: RaceToken) { self.token = token }
 }
 
 /// Built from the profile and the token, after some work: a chain of three session types.
-final class RaceFeed {
+final class RaceFeed: Sendable {
     let profile: RaceProfile
     let token: RaceToken
     init(profile: RaceProfile, token: RaceToken) {
@@ -89,6 +89,44 @@ struct RaceSessionAssembly: Assembly {
             guard token.closes.value == 1, feed.token.closes.value == 1 else { exit(6) }
             // A resolve that begins now finds nothing.
             guard (try? store.tryResolve(RaceFeed.self)) == nil else { exit(7) }
+        }
+    }
+
+    @Test func anAsyncResolveThatBeganBeforeTheUnloadFinishesAsIfTheUnloadCameAfter() async {
+        await #expect(processExitsWith: .success) {
+            endTheProcessIfItHangs()
+            let inFactory = DispatchSemaphore(value: 0)
+            let unloaded = DispatchSemaphore(value: 0)
+            struct AsyncSession: Assembly {
+                let inFactory: DispatchSemaphore
+                let unloaded: DispatchSemaphore
+                func assemble(into store: DependencyStore) {
+                    let (inFactory, unloaded) = (inFactory, unloaded)
+                    store.register(RaceToken.self, scope: .singleton) { _ in RaceToken(user: "ada") }
+                    store.register(RaceProfile.self) { store in RaceProfile(token: store.resolve()) }
+                    // An `async` factory: the logout happens while it runs, and then it resolves
+                    // a session type synchronously and another one asynchronously.
+                    store.register(RaceFeed.self) { store async throws in
+                        inFactory.signal()
+                        unloaded.waitInChildProcess(for: "the unload")
+                        let profile: RaceProfile = store.resolve()
+                        return RaceFeed(profile: profile, token: try await store.resolveAsync(RaceToken.self))
+                    }
+                }
+            }
+            let store = DependencyStore()
+            store.apply(AsyncSession(inFactory: inFactory, unloaded: unloaded))
+            let feed = Recorded<RaceFeed?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                feed.set(try? await store.resolveAsync(RaceFeed.self))
+                done.signal()
+            }
+            inFactory.waitInChildProcess(for: "the feed's factory")
+            guard store.unload(AsyncSession.self).removed == 3 else { exit(4) }
+            unloaded.signal()
+            done.waitInChildProcess(for: "the resolve of the feed")
+            guard let feed = feed.value, feed.token.user == "ada", feed.profile.token.user == "ada" else { exit(5) }
         }
     }
 

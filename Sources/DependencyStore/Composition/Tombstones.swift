@@ -162,6 +162,26 @@ enum Tombstones {
     }
 }
 
+/// The removal epoch an `async` chain began in, published for as long as the object lives: every
+/// task of the chain holds it through `AsyncResolution`, so it lives until the last of them ends.
+final class AsyncChainEpoch: @unchecked Sendable {
+    private let cell: UnsafeMutablePointer<Int>
+    /// The epoch the chain began in.
+    let begun: Int
+
+    init() {
+        cell = .allocate(capacity: 1)
+        cell.initialize(to: 0)
+        Tombstones.add(cell)
+        begun = Tombstones.begin(in: cell)
+    }
+
+    deinit {
+        Tombstones.remove(cell)
+        cell.deallocate()
+    }
+}
+
 extension AnyRegistration.Role {
     /// Whether the registration is an element of a collection, which no resolve by type finds.
     var isContribution: Bool {

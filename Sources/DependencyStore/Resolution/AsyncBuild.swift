@@ -35,6 +35,10 @@ struct AsyncResolution: Sendable {
     /// awaits another build. Child tasks (`async let`, task groups) inherit it, so every await in
     /// flight at once is a wait of the same build.
     let build: AsyncBuild?
+    /// The removal epoch the chain began in (see `Tombstones`), held by every task of the chain,
+    /// so that what a removal takes away after it began stays for as long as one of them runs.
+    /// `nil` until the chain's first build.
+    let removals: AsyncChainEpoch?
 
     struct Link: @unchecked Sendable {
         let registration: AnyRegistration
@@ -42,6 +46,17 @@ struct AsyncResolution: Sendable {
     }
 
     @TaskLocal static var current = AsyncResolution(chain: [], build: nil)
+
+    init(chain: [Link], build: AsyncBuild?, removals: AsyncChainEpoch? = nil) {
+        self.chain = chain
+        self.build = build
+        self.removals = removals
+    }
+
+    /// This chain, begun: its builds see what removals take away from now on.
+    func beginning(_ removals: AsyncChainEpoch) -> Self {
+        Self(chain: chain, build: build, removals: removals)
+    }
 
     /// The index of the link building `registration` in `core`, if this chain is already building
     /// it: a cycle.
@@ -51,7 +66,8 @@ struct AsyncResolution: Sendable {
 
     func appending(_ registration: AnyRegistration, in core: StoreCore, build: AsyncBuild? = nil) -> Self {
         Self(
-            chain: chain + [Link(registration: registration, core: ObjectIdentifier(core))], build: build ?? self.build)
+            chain: chain + [Link(registration: registration, core: ObjectIdentifier(core))], build: build ?? self.build,
+            removals: removals)
     }
 
     /// Awaits `other`'s instance, registered in `WaitGraph` as a wait of this chain's build, unless

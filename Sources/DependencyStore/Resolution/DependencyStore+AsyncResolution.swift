@@ -32,7 +32,9 @@ extension DependencyStore {
         try await resolveAsync(type, name: name, requester: .call(SourceLocation(fileID: fileID, line: line)))
     }
 
-    func resolveAsync<T>(_ type: T.Type, name: String?, requester: Requester) async throws -> T {
+    func resolveAsync<T>(
+        _ type: T.Type, name: String?, requester: Requester, lookingAgain: Bool = false
+    ) async throws -> T {
         let lookup = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: false)
         if case .borrowed(_, let owner) = lookup {
             // An ancestor's instance this store shares: that ancestor builds and keeps it. (An
@@ -67,7 +69,16 @@ extension DependencyStore {
             if observed { report(typed, build: nil, chain: chain(on: nil), slot: found.slot) }
             return Self.instance(kept, as: type, lifetime: typed.lifetime)
         }
-        let resolution = AsyncResolution.current
+        var resolution = AsyncResolution.current
+        if resolution.removals == nil {
+            // This build begins an `async` chain (see `Tombstones`). A removal that came between
+            // the lookup and now may have taken the registration away: look again, after it.
+            let removals = AsyncChainEpoch()
+            if removals.begun != found.epoch, !lookingAgain {
+                return try await resolveAsync(type, name: name, requester: requester, lookingAgain: true)
+            }
+            resolution = resolution.beginning(removals)
+        }
         if let start = resolution.indexOfLink(building: typed, in: core) {
             let labels = resolution.chain[start...].map { Diagnostics.label(of: $0.registration) }
             try failAsync(

@@ -440,12 +440,17 @@ extension DependencyStore {
     /// `Tombstones`): the chain finishes as if the removal came after it.
     @inline(never)
     private func lookUpTombstone(_ key: ObjectIdentifier, name: String?) -> Lookup? {
-        guard let stack = ResolutionStack.currentIfCreated, stack.isInChain else { return nil }
-        guard
-            let (registration, how) = Tombstones.registration(
-                key, name: name, resolvingIn: self, chainBegun: stack.chainBegun)
+        // The chain on this thread, and the `async` chain of this task (which a synchronous
+        // resolve inside an `async` factory is part of): the one that began first.
+        let stack = ResolutionStack.currentIfCreated.flatMap { $0.isInChain ? $0 : nil }
+        let began = [stack?.chainBegun, AsyncResolution.current.removals?.begun].compactMap { $0 }.min()
+        guard let began,
+            let (registration, how) = Tombstones.registration(key, name: name, resolvingIn: self, chainBegun: began)
         else { return nil }
         guard registration.slot != nil else { return .found(Found(registration: registration, slot: nil, kept: nil)) }
+        // Kept for the rest of a synchronous chain; an `async` chain, which hops threads, builds
+        // one for each resolve, and nothing closes it: it is its resolver's, as a `.unique` is.
+        guard let stack else { return .found(Found(registration: registration, slot: InstanceSlot(), kept: nil)) }
         let slot = stack.chainSlot(for: registration, in: self, removedBy: how)
         return .found(Found(registration: registration, slot: slot, kept: registry.withLock { _ in slot.kept }))
     }
