@@ -401,6 +401,29 @@ struct GraphAssembly: Assembly {
         #expect(shared[0].closes.value == 1)
     }
 
+    @Test func whatASharedBuildSetAsideBecauseItReachedARequestsValueIsClosedOnce() {
+        // The client, the parent's, resolves a value only the request's store has: built through
+        // the request store, the parent's build (a client and its socket) is set aside and built
+        // again in the request's store, which keeps it. The set-aside pair is nobody's: closed at
+        // once, client first. The request's pair is closed when its store ends.
+        let log = CloseLog()
+        let parent = DependencyStore()
+        parent.register(Socket.self, scope: .singleton) { store in
+            _ = store.resolve(Int.self)
+            return Socket(log: log)
+        }.closing { $0.close() }
+        parent.register(Client.self, scope: .singleton) { store in Client(socket: store.resolve(), log: log) }
+            .closing { $0.close() }
+        var request: DependencyStore? = DependencyStore(parent: parent)
+        request!.register(7, for: Int.self)
+        let client = request!.resolve(Client.self)
+        #expect(log.names == ["Client", "Socket"], "the set-aside client and socket, closed once each")
+        #expect(client.closes.value == 0 && client.socket.closes.value == 0)
+        request = nil
+        #expect(client.closes.value == 1 && client.socket.closes.value == 1)
+        #expect(log.names == ["Client", "Socket", "Client", "Socket"])
+    }
+
     @Test func aReRegistrationInAParentClosesWhatItsChildrenKeptOfTheOldOne() {
         let log = CloseLog()
         let parent = DependencyStore()

@@ -217,8 +217,11 @@ extension DependencyStore {
                 throw error
             }
             let tainted = !stack.borrows[depth].tainted.isEmpty
+            let setAside = stack.borrows[depth].setAside
             stack.borrows.removeSubrange(depth...)
             guard tainted else { return value }
+            // What the owner built and kept nowhere is nobody's: it closes it, dependents first.
+            owner.close(setAside.closes(), because: "a build set aside for \(self)")
             // The registration is marked now, so this lookup gives this store's own slot.
             return try resolveChecked(type, name: name, arguments: arguments, requester: requester)
         }

@@ -83,6 +83,7 @@ extension DependencyStore {
         } else {
             kept = InstanceBox.make(value)
         }
+        if buildsForALayer, !weak { ResolutionStack.current.setAside(kept, of: registration) }
         registry.withLock { registry in
             if let build, slot.inFlight === build { slot.inFlight = nil }
             guard slot.generation == generation, !registry.isClosed, !buildsForALayer else { return }

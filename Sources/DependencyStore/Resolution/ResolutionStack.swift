@@ -114,6 +114,21 @@ final class ResolutionStack {
         /// resolve come after.
         let frameIndex: Int
         var tainted: [AnyRegistration] = []
+        /// What builds of `tainted` registrations built and no slot kept, in the order built: the
+        /// owner closes it once the resolve is over, since nobody else gets it.
+        var setAside: [DiscardedInstance] = []
+    }
+
+    /// Hands `box`, what `registration` built and `keep` did not keep because the build resolved
+    /// a value of a layer, to the innermost borrow, which closes it (see `resolveBorrowed`).
+    func setAside(_ box: AnyObject, of registration: AnyRegistration) {
+        guard
+            let index = borrows.indices.last(where: { index in
+                borrows[index].owner != nil && borrows[index].tainted.contains { $0 === registration }
+            })
+        else { return }
+        borrows[index].setAside.append(
+            DiscardedInstance(registration: registration, box: box, sequence: borrows[index].setAside.count))
     }
 
     /// Whether `registration`, whose build just returned on this thread, resolved a value that
