@@ -84,7 +84,8 @@ struct RaceSessionAssembly: Assembly {
             done.waitInChildProcess(for: "the resolve of the feed")
             guard let feed = feed.value, result.removed == 3 else { exit(4) }
             // The profile and the token came from what the unload removed: the session's user,
-            // and one token in the chain (built after the unload, which closed the first one).
+            // and one token in the chain, built after the unload (which closed the first one),
+            // and closed when the chain ended.
             guard feed.profile.token === feed.token, feed.token.user == "ada" else { exit(5) }
             guard token.closes.value == 1, feed.token.closes.value == 1 else { exit(6) }
             // A resolve that begins now finds nothing.
@@ -156,37 +157,6 @@ struct RaceSessionAssembly: Assembly {
         } throws: { error in
             "\(error)".contains("unload(RaceSessionAssembly.self)")
         }
-    }
-
-    @Test func aSingletonTheChainBuildsFromWhatTheUnloadRemovedIsClosedWhenTheChainEnds() {
-        // The token was never built before the logout: the chain builds it from the removed
-        // registration, once, and it is closed when the chain ends, as the unload would have.
-        let store = DependencyStore()
-        let unloaded = DispatchSemaphore(value: 0)
-        let inFactory = DispatchSemaphore(value: 0)
-        let calls = Counter()
-        store.apply(
-            RaceSessionAssembly(
-                user: "ada",
-                pause: {
-                    if calls.increment() == 1 {
-                        inFactory.signal()
-                        unloaded.wait(for: "the unload")
-                    }
-                }))
-        let feed = Recorded<RaceFeed?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            feed.set(store.resolveIfRegistered(RaceFeed.self))
-            done.signal()
-        }
-        inFactory.wait(for: "the feed's factory")
-        store.unload(RaceSessionAssembly.self)
-        unloaded.signal()
-        done.wait(for: "the resolve of the feed")
-        let token = try? #require(feed.value?.token)
-        #expect(feed.value?.profile.token === token, "one token in the chain")
-        #expect(token?.closes.value == 1, "closed once, when the chain ended")
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
