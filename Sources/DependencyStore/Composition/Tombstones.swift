@@ -37,9 +37,10 @@ enum Tombstones {
     private static let state = Lock(State())
 
     private struct State {
-        /// The chain cells of every thread that has a resolution stack: 0 while the thread runs no
-        /// chain, else the epoch its chain began in.
-        var cells: [UnsafeMutablePointer<Int>] = []
+        /// The chain cells of every thread that has a resolution stack, and of every running
+        /// `async` chain (a set: a server may run thousands of those at once): 0 while no chain
+        /// runs there, else the epoch the chain began in.
+        var cells: Set<UnsafeMutablePointer<Int>> = []
         var batches: [Batch] = []
 
         /// Whether a chain that began before `epoch` is running.
@@ -77,13 +78,13 @@ enum Tombstones {
 
     /// Makes `cell`, a new resolution stack's, one that removals look at.
     static func add(_ cell: UnsafeMutablePointer<Int>) {
-        state.withLock { $0.cells.append(cell) }
+        state.withLock { _ = $0.cells.insert(cell) }
     }
 
     /// Forgets `cell`, whose stack is going (its thread exits).
     static func remove(_ cell: UnsafeMutablePointer<Int>) {
         let released: [Batch] = state.withLock { state in
-            state.cells.removeAll { $0 == cell }
+            _ = state.cells.remove(cell)
             return prune(&state)
         }
         _ = released
