@@ -58,6 +58,9 @@ final class StoreCore {
         /// dictionary the common resolve reads.
         var unnamed: [ObjectIdentifier: AnyRegistration] = [:]
         var named: [NamedKey: AnyRegistration] = [:]
+        /// An empty `unnamed` with room for four registrations, never changed itself: a store's
+        /// first registration starts from a copy (see `DependencyStore.add`).
+        static let unnamedWithRoom = [ObjectIdentifier: AnyRegistration](minimumCapacity: 4)
         /// This store's own instances of cached-scope registrations it inherited from an ancestor,
         /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
         /// identifier cannot be reused while the entry exists.
@@ -241,6 +244,8 @@ final class StoreCore {
             registry.isClosed = true
             registry.discardKept(matching: { _ in true }, into: &discarded)
         }
+        // Most stores (one per request, one per test) end keeping nothing: nothing to sort.
+        guard !discarded.isEmpty else { return }
         let closes = discarded.closes()
         // Dropped here, with no lock held: their deinits may resolve through this core.
         discarded = []
