@@ -238,4 +238,59 @@ final class WaitOutcome: @unchecked Sendable {
 
         #expect(wrong.value == 0)
     }
+
+    @Test func childStoresThatComeAndGoOnManyThreadsLetGoOfWhatAParentReplacedAndAreFreed() {
+        // A parent lists its live children, each of which leaves the list when it ends. One
+        // thread registers the parent's singleton again and again while the others make child
+        // stores that keep their own instance of it and end. Once a newer registration than the
+        // one that built a live child's instance has been made, the child must have let go of
+        // that instance (the parent reached it); and every child must be freed at the end.
+        let parent = DependencyStore()
+        parent.register(FixedGreeting("parent"), for: Greeting.self)
+        parent.register(Versioned.self, scope: .singleton) { _ in Versioned(0) }
+        let published = Recorded(0)
+        let finished = Counter()
+        let checked = Counter()
+        let stillKept = Counter()
+        let tokens = Recorded<[WeakBox<ChildToken>]>([])
+
+        onManyThreads(threads: 8, rounds: 20) { round, thread in
+            if thread == 0 {
+                var step = 0
+                while finished.value < 7 * (round + 1), step < 100_000 {
+                    step += 1
+                    let version = round * 1_000_000 + step
+                    parent.register(Versioned.self, scope: .singleton) { _ in Versioned(version) }
+                    published.set(version)
+                }
+                return
+            }
+            for _ in 0..<10 {
+                let token = ChildToken()
+                let child = DependencyStore(parent: parent)
+                child.register(FixedGreeting("child"), for: Greeting.self)
+                child.register(token, for: ChildToken.self)
+                let (kept, version) = { () -> (WeakBox<Versioned>, Int) in
+                    let instance = child.resolve(Versioned.self)
+                    return (WeakBox(instance), instance.version)
+                }()
+                var spins = 0
+                while published.value <= version, spins < 10_000 {
+                    spins += 1
+                    sched_yield()
+                }
+                if published.value > version {
+                    checked.increment()
+                    if kept.object != nil { stillKept.increment() }
+                }
+                tokens.update { $0.append(WeakBox(token)) }
+            }
+            finished.increment()
+        }
+
+        #expect(checked.value > 0)
+        #expect(stillKept.value == 0)
+        #expect(tokens.value.count == 7 * 10 * 20)
+        #expect(tokens.value.allSatisfy { $0.object == nil })
+    }
 }

@@ -240,4 +240,71 @@ import Testing
             #expect(store.resolve(Session.self).number == replacements)
         }
     }
+
+    @Test func aChildStoreIsFreedWhenItsLastUserLetsGoWhileItsParentLives() {
+        let parent = DependencyStore()
+        parent.register(FixedGreeting("parent"), for: Greeting.self)
+        let token = WeakBox<ChildToken>(nil)
+        let child = WeakBox<DependencyStore>(nil)
+        do {
+            let store = DependencyStore(parent: parent)
+            let registered = ChildToken()
+            // The registration holds the token, and the child's core its registrations: the
+            // token goes when the core does.
+            store.register(registered, for: ChildToken.self)
+            _ = store.resolve(Greeting.self)
+            token.object = registered
+            child.object = store
+        }
+        #expect(child.object == nil)
+        #expect(token.object == nil)
+        // The parent still reaches what it has: its list holds no ended child.
+        parent.register(FixedGreeting("again"), for: Greeting.self)
+        #expect(parent.resolve(Greeting.self).text == "again")
+    }
+
+    @Test func aParentsNewRegistrationReachesEveryLiveChildWhileOthersEnd() {
+        let parent = DependencyStore()
+        parent.register(FixedGreeting("parent"), for: Greeting.self)
+        parent.register(Versioned.self, scope: .singleton) { _ in Versioned(1) }
+        var olds: [WeakBox<Versioned>] = []
+        var children = (0..<5).map { _ in
+            let child = DependencyStore(parent: parent)
+            // Registering a type the parent has makes the child keep its own instances of the
+            // parent's singletons, which the parent's new registration must make it let go of.
+            child.register(FixedGreeting("child"), for: Greeting.self)
+            olds.append(WeakBox(child.resolve(Versioned.self)))
+            return child
+        }
+        children.remove(at: 3)
+        children.remove(at: 0)
+        #expect(olds.filter { $0.object != nil }.count == 3)
+        parent.register(Versioned.self, scope: .singleton) { _ in Versioned(2) }
+        #expect(olds.allSatisfy { $0.object == nil })
+        for child in children {
+            #expect(child.resolve(Versioned.self).version == 2)
+        }
+    }
+
+    @Test func aDecoratorAddedToTheParentAfterAChildEndedAppliesToWhatTheChildBuilt() {
+        let parent = DependencyStore()
+        parent.register(FixedGreeting("hello"), for: Greeting.self)
+        var child: DependencyStore? = DependencyStore(parent: parent)
+        child!.register(Screen(), for: Screen.self, scope: .singleton)
+        // Built and kept by the child: its property resolves through the child's core, on its
+        // first read, even after the child ended.
+        let screen = child!.resolve(Screen.self)
+        child = nil
+        parent.decorate(Greeting.self) { _, greeting in LoudGreeting(greeting, mark: "!") }
+        #expect(screen.greeting.text == "hello!")
+    }
+}
+
+/// An object to watch go, with a weak reference.
+final class ChildToken: Sendable {}
+
+/// Which registration built it.
+final class Versioned: Sendable {
+    let version: Int
+    init(_ version: Int) { self.version = version }
 }

@@ -27,6 +27,27 @@ import Testing
         #expect(store.resolve(Greeting.self) as AnyObject === shared)
     }
 
+    @Test func storesThatRegisterTheirFirstValuesKeepThemToThemselves() {
+        // Every store's first unnamed registration starts from one shared empty dictionary with
+        // room for four: more than four, in two stores at once, must stay each store's own.
+        let first = DependencyStore()
+        let second = DependencyStore()
+        first.register(5, for: Int.self)
+        first.register("first", for: String.self)
+        first.register(5.0, for: Double.self)
+        first.register(FixedGreeting("first"), for: Greeting.self)
+        first.register(Float(5), for: Float.self)
+        second.register("second", for: String.self)
+
+        #expect(first.resolve(Int.self) == 5)
+        #expect(first.resolve(String.self) == "first")
+        #expect(first.resolve(Float.self) == 5)
+        #expect(second.resolve(String.self) == "second")
+        #expect(!second.isRegistered(Int.self))
+        #expect(!second.isRegistered(Greeting.self))
+        #expect(!DependencyStore().isRegistered(String.self))
+    }
+
     @Test func nothingIsBuiltUntilResolved() {
         let store = DependencyStore()
         let built = Counter()

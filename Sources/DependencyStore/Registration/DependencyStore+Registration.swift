@@ -26,6 +26,7 @@ extension DependencyStore {
     ///   - line: The line of the registration. Leave the default.
     /// - Returns: The registration, on which `closing { }` says how the store closes its
     ///   instances (see ``RegistrationEntry``); you may ignore it.
+    @inlinable
     @discardableResult
     public func register<T>(
         _ dependency: @escaping @autoclosure () -> T,
@@ -35,14 +36,7 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> RegistrationEntry<T> {
-        add(
-            Registration(
-                name: name,
-                scope: scope,
-                location: SourceLocation(fileID: fileID, line: line),
-                arguments: nil,
-                build: { _, _ in dependency() }
-            ))
+        add(dependency, as: Registration<T>.self, name: name, scope: scope, fileID: fileID, line: line)
     }
 
     /// Registers a factory for `type` that builds the value from other dependencies of the store.
@@ -72,6 +66,7 @@ extension DependencyStore {
     ///     own type, directly or through others, traps with the cycle.
     /// - Returns: The registration, on which `closing { }` says how the store closes its
     ///   instances (see ``RegistrationEntry``); you may ignore it.
+    @inlinable
     @discardableResult
     public func register<T>(
         _ type: T.Type,
@@ -81,14 +76,7 @@ extension DependencyStore {
         line: UInt = #line,
         factory: @escaping (DependencyStore) -> T
     ) -> RegistrationEntry<T> {
-        add(
-            Registration(
-                name: name,
-                scope: scope,
-                location: SourceLocation(fileID: fileID, line: line),
-                arguments: nil,
-                build: { store, _ in factory(store) }
-            ))
+        add(factory, as: Registration<T>.self, name: name, scope: scope, fileID: fileID, line: line)
     }
 
     /// A synchronous factory that throws: deprecated, so that it is a warning where it is written.
@@ -143,14 +131,65 @@ extension DependencyStore {
         canResolve(type, name: name)
     }
 
+    /// Adds a registration of the value `dependency` builds, made as `kind`, the registration's
+    /// class: what `register(_:for:)` does.
+    ///
+    /// The two `register` forms a store per request calls are inlinable fronts of this and the
+    /// next, so that a caller that names `T` passes `Registration<T>`'s metadata, which its code
+    /// looks up once and keeps. Made here from `T` alone, the metadata would be looked up in the
+    /// runtime's cache of generic types at every registration: about 500 instructions, a fifth of
+    /// what a registration costs.
+    @usableFromInline
+    func add<T>(
+        _ dependency: @escaping () -> T,
+        as kind: Registration<T>.Type,
+        name: String?,
+        scope: Scope,
+        fileID: StaticString,
+        line: UInt
+    ) -> RegistrationEntry<T> {
+        add(
+            kind.init(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: nil,
+                build: { _, _ in dependency() }
+            ))
+    }
+
+    /// Adds a registration of `factory`, made as `kind`: what `register(_:factory:)` does (see
+    /// above for why `kind` is passed).
+    @usableFromInline
+    func add<T>(
+        _ factory: @escaping (DependencyStore) -> T,
+        as kind: Registration<T>.Type,
+        name: String?,
+        scope: Scope,
+        fileID: StaticString,
+        line: UInt
+    ) -> RegistrationEntry<T> {
+        add(
+            kind.init(
+                name: name,
+                scope: scope,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: nil,
+                build: { store, _ in factory(store) }
+            ))
+    }
+
     @discardableResult
     func add<T>(_ registration: Registration<T>) -> RegistrationEntry<T> {
         var discarded: [DiscardedInstance] = []
         let (replaced, shadowing) = registry.withLock { registry in
             if registry.unnamed.isEmpty, registration.name == nil {
                 // Room for a few at once: a store per request registers two or three values, and
-                // would otherwise grow the dictionary at the second.
-                registry.unnamed.reserveCapacity(4)
+                // would otherwise grow the dictionary at the second. A copy of an empty one with
+                // that room, which the first insert copies (specialised, as `reserveCapacity` and
+                // `init(minimumCapacity:)` are not: they look up the dictionary's generic
+                // metadata at run time, about 700 to 1,100 instructions).
+                registry.unnamed = StoreCore.Registry.unnamedWithRoom
             }
             let replaced = registry[ObjectIdentifier(T.self), registration.name]
             registry[ObjectIdentifier(T.self), registration.name] = registration

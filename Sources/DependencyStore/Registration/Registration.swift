@@ -7,6 +7,10 @@
 /// Everything the resolve of an already-built instance reads is here, in non-generic fields:
 /// generic values on that path (a `T?`, a struct generic over `T`) make unspecialised code look up
 /// their type metadata at run time, which costs more than the rest of the resolve.
+///
+/// `@usableFromInline`, with `Registration`, only so that the inlinable fronts of `register` can
+/// name `Registration<T>` (see `DependencyStore.add(_:as:name:scope:fileID:line:)`).
+@usableFromInline
 class AnyRegistration {
     /// The type the registration is for: shown in diagnostics and close-match suggestions.
     let type: Any.Type
@@ -122,6 +126,7 @@ class AnyRegistration {
     }
 }
 
+@usableFromInline
 final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked Sendable {
     /// Runs the factory, with the arguments `accepts(_:)` has already checked. For a main-actor
     /// registration, call it only on the main thread.
