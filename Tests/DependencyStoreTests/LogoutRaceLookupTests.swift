@@ -22,9 +22,9 @@ import Testing
             // resolve looks the feed up again instead, after the unload, and finds nothing.
             do throws(ResolutionError) {
                 _ = try store.resolve(
-                    DependencyStore.Found(registration: registration, slot: nil, kept: nil, epoch: epoch),
-                    as: RaceFeed.self,
-                    observed: false, requester: .call(SourceLocation(fileID: #fileID, line: #line)))
+                    DependencyStore.Found(registration: registration, slot: nil, kept: nil), lookedUpIn: epoch,
+                    as: RaceFeed.self, arguments: .none, requester: .call(SourceLocation(fileID: #fileID, line: #line)),
+                    stage: PlainBuild.self)
                 exit(5)
             } catch {
                 guard error.kind == .notRegistered, error.description.contains("unload(RaceSessionAssembly.self)")

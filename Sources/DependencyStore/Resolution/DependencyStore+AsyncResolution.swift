@@ -74,7 +74,9 @@ extension DependencyStore {
             // This build begins an `async` chain (see `Tombstones`). A removal that came between
             // the lookup and now may have taken the registration away: look again, after it.
             let removals = AsyncChainEpoch()
-            if removals.begun != found.epoch, !lookingAgain {
+            let lookedUpIn =
+                if case .unkept(_, let epoch)? = lookup { epoch } else { ResolutionStack.current.lookupEpoch }
+            if removals.begun != lookedUpIn, !lookingAgain {
                 return try await resolveAsync(type, name: name, requester: requester, lookingAgain: true)
             }
             resolution = resolution.beginning(removals)

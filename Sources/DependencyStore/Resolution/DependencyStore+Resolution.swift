@@ -342,11 +342,9 @@ extension DependencyStore {
         let registration: AnyRegistration
         let slot: InstanceSlot?
         /// An `InstanceBox` for `.singleton` and custom scopes, the object itself for `.weak`.
+        /// (The removal epoch of the lookup that found it is on the thread's stack, not here:
+        /// see `ResolutionStack.recordLookupEpoch`.)
         let kept: AnyObject?
-        /// The removal epoch the lookup ran in, under the lock of the store holding the
-        /// registration: what a chain the build begins compares its own epoch to (see
-        /// `Tombstones`). 0 when unknown, which makes such a chain look the registration up again.
-        var epoch = 0
     }
 
     /// What one lookup found: a built instance to return as it is, or a registration to resolve.
@@ -378,16 +376,15 @@ extension DependencyStore {
                 return nil
             }
             if registry.observers != nil {
-                return .observed(
-                    Found(
-                        registration: stored, slot: stored.slot, kept: stored.slot?.kept,
-                        epoch: Tombstones.currentEpoch))
+                ResolutionStack.recordLookupEpoch()
+                return .observed(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
             }
             guard let slot = stored.slot else { return .unkept(stored, epoch: Tombstones.currentEpoch) }
             if takingKeptInstance, stored.isPlain, let kept = slot.kept {
                 return .kept(kept, stored.lifetime)
             }
-            return .found(Found(registration: stored, slot: slot, kept: slot.kept, epoch: Tombstones.currentEpoch))
+            ResolutionStack.recordLookupEpoch()
+            return .found(Found(registration: stored, slot: slot, kept: slot.kept))
         }
         if let own { return own }
         return findInherited(
@@ -409,19 +406,19 @@ extension DependencyStore {
         var shares = shares
         var ancestor = parent
         while let store = ancestor {
-            let step: (registration: AnyRegistration, shared: Lookup?, epoch: Int)? = store.registry.withLock {
-                registry in
+            let step: (registration: AnyRegistration, shared: Lookup?)? = store.registry.withLock { registry in
                 guard let registration = registry[key, name] else {
                     shares = shares && registry.sharesAncestorsInstances && store.verifier == nil
                     return nil
                 }
                 guard shares, let slot = registration.slot, !slot.dependsOnLayeredValues else {
-                    return (registration, nil, Tombstones.currentEpoch)
+                    ResolutionStack.recordLookupEpoch()
+                    return (registration, nil)
                 }
                 if takingKeptInstance, registration.isPlain, registry.observers == nil, let kept = slot.kept {
-                    return (registration, .kept(kept, registration.lifetime), 0)
+                    return (registration, .kept(kept, registration.lifetime))
                 }
-                return (registration, .borrowed(registration, from: store), 0)
+                return (registration, .borrowed(registration, from: store))
             }
             guard let step else {
                 ancestor = store.parent
@@ -430,13 +427,21 @@ extension DependencyStore {
             if let shared = step.shared { return shared }
             let registration = step.registration
             // `nil`: replaced meanwhile; look again, from the same ancestor.
-            if var found = found(registration, inheritedFrom: store, stillHeld: { $0[key, name] === registration }) {
-                found.epoch = step.epoch
+            if let found = found(registration, inheritedFrom: store, stillHeld: { $0[key, name] === registration }) {
                 return observed ? .observed(found) : .found(found)
             }
         }
         guard _slowPath(Tombstones.anyKept) else { return nil }
         return lookUpTombstone(key, name: name)
+    }
+
+    /// Whether a resolve of `registration`'s type and name through this store finds it: this store
+    /// or an ancestor holds it.
+    func stillResolves(to registration: AnyRegistration) -> Bool {
+        let key = ObjectIdentifier(registration.type)
+        return sequence(first: self, next: \.parent).contains { store in
+            store.registry.withLock { $0[key, registration.name] === registration }
+        }
     }
 
     /// What a removal took away after the chain running on this thread began (see
@@ -507,11 +512,11 @@ extension DependencyStore {
         requester: Requester
     ) throws(ResolutionError) -> T {
         if _slowPath(hasStagesInScope) {
-            return try resolveStaged(found, as: type, arguments: arguments, requester: requester)
+            return try resolveStaged(found, lookedUpIn: nil, as: type, arguments: arguments, requester: requester)
         }
         return try resolve(
-            found.registration, slot: found.slot, kept: found.kept, lookedUpIn: found.epoch, as: type,
-            arguments: arguments, requester: requester, stage: PlainBuild.self)
+            found.registration, slot: found.slot, kept: found.kept, lookedUpIn: nil, as: type, arguments: arguments,
+            requester: requester, stage: PlainBuild.self)
     }
 
     /// `resolve(_:as:arguments:requester:)` for an `.unkept` lookup: the same body, with no slot
@@ -527,8 +532,8 @@ extension DependencyStore {
     ) throws(ResolutionError) -> T {
         if _slowPath(hasStagesInScope) {
             return try resolveStaged(
-                Found(registration: registration, slot: nil, kept: nil, epoch: epoch), as: type, arguments: arguments,
-                requester: requester)
+                Found(registration: registration, slot: nil, kept: nil), lookedUpIn: epoch, as: type,
+                arguments: arguments, requester: requester)
         }
         return try resolve(
             registration, slot: nil, kept: nil, lookedUpIn: epoch, as: type, arguments: arguments, requester: requester,
@@ -543,7 +548,7 @@ extension DependencyStore {
         _ registration: AnyRegistration,
         slot: InstanceSlot?,
         kept: AnyObject?,
-        lookedUpIn epoch: Int,
+        lookedUpIn epoch: Int?,
         as type: T.Type,
         arguments: GivenArguments,
         requester: Requester,
@@ -569,7 +574,7 @@ extension DependencyStore {
         return try ResolutionStack.withCurrent { (stack) throws(ResolutionError) -> T in
             // The outermost build on this thread begins a chain (see `Tombstones`).
             let beginsChain = !stack.isInChain
-            if _slowPath(beginsChain), !stack.beginChain(building: registration, lookedUpIn: epoch) {
+            if _slowPath(beginsChain), !stack.beginChain(building: registration, in: self, lookedUpIn: epoch) {
                 // A removal may have come between the lookup and now: look again, after it.
                 defer { stack.lookupRetries -= 1 }
                 return try resolveChecked(type, name: registration.name, arguments: arguments, requester: requester)

@@ -160,6 +160,13 @@ final class ResolutionStack {
     @inline(__always)
     var isInChain: Bool { chainCell.pointee != 0 }
 
+    /// The removal epoch this thread's latest lookup of a registration to build in a slot ran in
+    /// (`.found`, `.observed`), read under the lock of the store holding the registration: what
+    /// the chain its build begins compares its own epoch to (`.unkept` carries its own). A value
+    /// left by an older lookup is safe: it differs from the chain's if any removal came since.
+    @exclusivity(unchecked)
+    var lookupEpoch = 0
+
     /// How many resolves beginning a chain are looking their registration up again on this
     /// thread, one inside the other (see `beginChain(building:lookedUpIn:)`).
     @exclusivity(unchecked)
@@ -185,27 +192,43 @@ final class ResolutionStack {
         Tombstones.begin(in: chainCell)
     }
 
-    /// Begins the chain of a build of `registration`, which was looked up in removal epoch
-    /// `epoch` (see `DependencyStore.Found.epoch`): unless a removal came in between (the lookup's
-    /// epoch is not the chain's), which may have taken the registration away, and what it takes
-    /// away is not this chain's to see. Then it ends the chain again, adds one to
-    /// `lookupRetries` and returns `false`; the caller looks the registration up again, in an
-    /// epoch after the removal, and takes the one off when that returns. Eight deep at most,
-    /// should removals keep coming.
+    /// Begins the chain of a build of `registration`, which `store` looked up in removal epoch
+    /// `epoch` (or, when `nil`, in `lookupEpoch`). If a removal came in between (the lookup's
+    /// epoch is not the chain's), it may have taken the registration away, and what it took is not
+    /// this chain's to see: unless `store` still resolves to the registration (a removal
+    /// elsewhere), it ends the chain again, adds one to `lookupRetries` and returns `false`; the
+    /// caller looks the registration up again, after the removal, and takes the one off when
+    /// that returns. Eight deep at most, should removals keep coming.
     @inline(__always)
-    func beginChain(building registration: AnyRegistration, lookedUpIn epoch: Int) -> Bool {
-        if _fastPath(beginChain() == epoch) { return true }
-        return beganChainAfterALookUp(of: registration)
+    func beginChain(building registration: AnyRegistration, in store: DependencyStore, lookedUpIn epoch: Int?)
+        -> Bool
+    {
+        if _fastPath(beginChain() == epoch ?? lookupEpoch) { return true }
+        return beganChainAfterALookUp(of: registration, in: store)
     }
 
     @inline(never)
-    private func beganChainAfterALookUp(of registration: AnyRegistration) -> Bool {
+    private func beganChainAfterALookUp(of registration: AnyRegistration, in store: DependencyStore) -> Bool {
         // An element of a collection is not looked up by type (its collection drops one removed
-        // since it was listed: see `resolveContributions`).
-        guard lookupRetries < 8, !registration.role.isContribution else { return true }
+        // since it was listed: see `resolveContributions`). Still there now, with the chain
+        // published: a removal of it from now on comes after the chain began.
+        guard lookupRetries < 8, !registration.role.isContribution, !store.stillResolves(to: registration) else {
+            return true
+        }
         endChain()
         lookupRetries += 1
         return false
+    }
+
+    /// Records, in this thread's stack, the removal epoch a lookup that found a registration to
+    /// build in a slot runs in. Call with the lock of the store holding the registration.
+    @inline(__always)
+    static func recordLookupEpoch() {
+        // The build that follows needs the stack anyway.
+        let pointer = dependency_store_current_stack() ?? createCurrent()
+        Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+            $0.lookupEpoch = Tombstones.currentEpoch
+        }
     }
 
     /// The removal epoch the running chain began in; 0 outside a chain.

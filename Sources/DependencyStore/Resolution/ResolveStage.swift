@@ -96,32 +96,38 @@ extension ResolveStage {
 enum PlainBuild: ResolveStage {}
 
 extension DependencyStore {
-    /// The resolve of a found registration when `hasStagesInScope`.
+    /// The resolve of a found registration when `hasStagesInScope`. `epoch`: the removal epoch
+    /// the lookup ran in, when the lookup says (`.unkept`); `nil` for the one on the thread's
+    /// stack.
     @inline(never)
     func resolveStaged<T>(
         _ found: Found,
+        lookedUpIn epoch: Int?,
         as type: T.Type,
         arguments: GivenArguments,
         requester: Requester
     ) throws(ResolutionError) -> T {
         if verifier != nil {
-            return try resolve(found, as: type, arguments: arguments, requester: requester, stage: VerifiedBuild.self)
+            return try resolve(
+                found, lookedUpIn: epoch, as: type, arguments: arguments, requester: requester,
+                stage: VerifiedBuild.self)
         }
-        return try resolve(found, as: type, arguments: arguments, requester: requester, stage: DecoratedBuild.self)
+        return try resolve(
+            found, lookedUpIn: epoch, as: type, arguments: arguments, requester: requester, stage: DecoratedBuild.self)
     }
 
-    /// `resolve(_:slot:kept:as:arguments:requester:stage:)` of a `Found`.
+    /// `resolve(_:slot:kept:lookedUpIn:as:arguments:requester:stage:)` of a `Found`.
     @inline(__always)
     func resolve<T, Stage: ResolveStage>(
         _ found: Found,
+        lookedUpIn epoch: Int? = nil,
         as type: T.Type,
         arguments: GivenArguments,
         requester: Requester,
         stage: Stage.Type
     ) throws(ResolutionError) -> T {
         try resolve(
-            found.registration, slot: found.slot, kept: found.kept, lookedUpIn: found.epoch, as: type,
-            arguments: arguments,
-            requester: requester, stage: stage)
+            found.registration, slot: found.slot, kept: found.kept, lookedUpIn: epoch, as: type,
+            arguments: arguments, requester: requester, stage: stage)
     }
 }

@@ -183,8 +183,7 @@ extension DependencyStore.Lookup {
     var found: DependencyStore.Found? {
         switch self {
         case .kept: nil
-        case .unkept(let registration, let epoch):
-            DependencyStore.Found(registration: registration, slot: nil, kept: nil, epoch: epoch)
+        case .unkept(let registration, _): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
         case .found(let found), .observed(let found): found
         case .borrowed(let registration, _): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
         }
