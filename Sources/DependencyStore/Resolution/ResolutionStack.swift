@@ -168,7 +168,7 @@ final class ResolutionStack {
     var lookupEpoch = 0
 
     /// How many resolves beginning a chain are looking their registration up again on this
-    /// thread, one inside the other (see `beginChain(building:lookedUpIn:)`).
+    /// thread, one inside the other (see `beginChain(building:in:lookedUpIn:)`).
     @exclusivity(unchecked)
     var lookupRetries = 0
 
