@@ -20,9 +20,10 @@ internal import DependencyStoreAtomics
 ///   then reads the cells. Both sequentially consistent, so one of them sees the other: a chain
 ///   begun before a removal is always found by it, and its batch kept.
 /// - The outermost registration of a chain was looked up before the chain began. The lookup
-///   records the epoch it ran in (`ResolutionStack.lookupEpoch`, under the lock of the store that
-///   holds the registration); a chain that begins in a later epoch may have raced a removal of
-///   that very registration, and looks it up again instead.
+///   records the epoch it ran in, under the lock of the store that holds the registration (an
+///   `.unkept` lookup carries it, others leave it in `ResolutionStack.lookupEpoch`); a chain that
+///   begins in a later epoch may have raced a removal of that very registration: unless the store
+///   still resolves to it, the resolve looks it up again, after the removal.
 ///
 /// The instances the store kept for what it removed are not in the batch: the removal closes and
 /// releases them at once, as it always did. What a chain builds from a tombstone is kept for the
@@ -54,8 +55,10 @@ enum Tombstones {
 
     /// What one removal took from one store.
     struct Batch {
-        /// The store it removed from, weakly: a store that is gone resolves nothing.
-        weak var core: StoreCore?
+        /// The store it removed from. Strongly: a weak reference would give the store's core a
+        /// side table, and every later retain and release of it the slow path; the batch goes
+        /// once the chains older than it end.
+        let core: StoreCore
         let epoch: Int
         let registrations: [AnyRegistration]
         /// `unload(SessionAssembly.self)`: what the close of an instance built from it names.
@@ -131,7 +134,7 @@ enum Tombstones {
         let oldest = state.cells.lazy.map { dependency_store_chain_epoch($0) }.filter { $0 != 0 }.min()
         var released: [Batch] = []
         state.batches.removeAll { batch in
-            let needed = batch.core != nil && oldest.map { $0 < batch.epoch } ?? false
+            let needed = oldest.map { $0 < batch.epoch } ?? false
             if !needed { released.append(batch) }
             return !needed
         }
@@ -150,7 +153,7 @@ enum Tombstones {
         return state.withLock { state in
             // The latest removal first: a type registered again and removed again is its last one.
             for batch in state.batches.reversed() where batch.epoch > chainBegun {
-                guard let core = batch.core, cores.contains(ObjectIdentifier(core)) else { continue }
+                guard cores.contains(ObjectIdentifier(batch.core)) else { continue }
                 for registration in batch.registrations
                 where ObjectIdentifier(registration.type) == key && registration.name == name
                     && !registration.role.isContribution
