@@ -72,11 +72,12 @@ extension DependencyStore {
         var resolution = AsyncResolution.current
         if resolution.removals == nil {
             // This build begins an `async` chain (see `Tombstones`). A removal that came between
-            // the lookup and now may have taken the registration away: look again, after it.
+            // the lookup and now may have taken the registration away: unless the store still
+            // resolves to it (a removal elsewhere), look again, after the removal.
             let removals = AsyncChainEpoch()
             let lookedUpIn =
                 if case .unkept(_, let epoch)? = lookup { epoch } else { ResolutionStack.current.lookupEpoch }
-            if removals.begun != lookedUpIn, !lookingAgain {
+            if removals.begun != lookedUpIn, !lookingAgain, !stillResolves(to: typed) {
                 return try await resolveAsync(type, name: name, requester: requester, lookingAgain: true)
             }
             resolution = resolution.beginning(removals)
