@@ -14,7 +14,7 @@ struct OverrideRecord {
     init(of old: AnyRegistration, by new: AnyRegistration) {
         type = new.type
         name = new.name
-        if case .contribution = new.role { isContribution = true } else { isContribution = false }
+        isContribution = new.role.isContribution
         replacedAt = old.location
         replacedAssembly = old.assembly
         replacementAt = new.location

@@ -185,10 +185,3 @@ final class AsyncChainEpoch: @unchecked Sendable {
         cell.deallocate()
     }
 }
-
-extension AnyRegistration.Role {
-    /// Whether the registration is an element of a collection, which no resolve by type finds.
-    var isContribution: Bool {
-        if case .contribution = self { true } else { false }
-    }
-}

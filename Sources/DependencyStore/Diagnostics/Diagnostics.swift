@@ -172,7 +172,7 @@ extension DependencyStore {
             .weakScopeNeedsAClass(
                 request(of: registration.type, name: registration.name, by: requester),
                 built: Diagnostics.name(of: Swift.type(of: value)), registeredAt: registration.location,
-                contributed: { if case .contribution = registration.role { true } else { false } }()))
+                contributed: registration.role.isContribution))
     }
 
     /// The diagnostic for a `@WeakInjected` property declared at `declaration` whose registration

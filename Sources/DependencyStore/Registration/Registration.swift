@@ -48,6 +48,11 @@ class AnyRegistration {
         case contribution
         /// Resolves another registration and hands its instance out as this type: `forward`.
         case forward(to: Any.Type, name: String?)
+
+        /// Whether the registration is an element of a collection, which no resolve by type finds.
+        var isContribution: Bool {
+            if case .contribution = self { true } else { false }
+        }
     }
 
     /// Where a registration's factory runs.
@@ -191,7 +196,7 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
     }
 
     func resolveForVerification(in store: DependencyStore, arguments: GivenArguments) {
-        if case .contribution = role {
+        if role.isContribution {
             // Not reachable by type and name: resolved as the element it is.
             _ = store.resolveContribution(self, requester: .call(location))
             return
