@@ -109,50 +109,49 @@ extension DependencyStore {
     }
 
     func resolveIfRegistered<T>(_ type: T.Type, name: String?, requester: Requester) -> T? {
-        switch lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: verifier == nil) {
-        case .kept(let object, let lifetime):
-            return Self.instance(object, as: type, lifetime: lifetime)
-        case .unkept(let registration, let epoch):
-            do {
+        let lookup = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: verifier == nil)
+        do throws(ResolutionError) {
+            switch lookup {
+            case .kept(let object, let lifetime):
+                return Self.instance(object, as: type, lifetime: lifetime)
+            case .unkept(let registration, let epoch):
                 return try resolve(
                     building: registration, lookedUpIn: epoch, as: type, arguments: .none, requester: requester)
-            } catch {
-                fail(error, resolving: type, name: name, at: requester)
-            }
-        case .found(let found):
-            do {
+            case .found(let found):
                 return try resolve(found, as: type, arguments: .none, requester: requester)
-            } catch {
-                fail(error, resolving: type, name: name, at: requester)
-            }
-        case .observed(let found):
-            do {
+            case .observed(let found):
                 return try resolveReporting(found, as: type, arguments: .none, requester: requester)
-            } catch {
-                fail(error, resolving: type, name: name, at: requester)
-            }
-        case .borrowed(_, let owner):
-            do {
+            case .borrowed(_, let owner):
                 return try resolveBorrowed(type, name: name, from: owner, arguments: .none, requester: requester)
+            case nil:
+                return resolveIfResolvableWithoutARegistration(type, name: name, requester: requester)
+            }
+        } catch {
+            // Found, then taken away by a removal before its build began, which looked again and
+            // found nothing (see `ResolutionStack.beginChain(building:in:lookedUpIn:)`): absent.
+            // A resolve inside the factory traps on its own, so this is only ever `type` itself.
+            if error.kind == .notRegistered { return nil }
+            fail(error, resolving: type, name: name, at: requester)
+        }
+    }
+
+    /// `resolveIfRegistered` of a type no store registers as such: a handle or an optional of a
+    /// registered type, or a collection; `nil` for none.
+    private func resolveIfResolvableWithoutARegistration<T>(_ type: T.Type, name: String?, requester: Requester) -> T? {
+        if let handle = type as? any DependencyHandle.Type, handle.isResolvable(in: self, name: name) {
+            return resolveHandle(handle, as: type, name: name, requester: requester)
+        }
+        if let optional = type as? any ResolvableOptional.Type, optional.isResolvable(in: self, name: name) {
+            do {
+                return try optional.resolve(in: self, name: name, arguments: .none, requester: requester) as? T
             } catch {
                 fail(error, resolving: type, name: name, at: requester)
             }
-        case nil:
-            if let handle = type as? any DependencyHandle.Type, handle.isResolvable(in: self, name: name) {
-                return resolveHandle(handle, as: type, name: name, requester: requester)
-            }
-            if let optional = type as? any ResolvableOptional.Type, optional.isResolvable(in: self, name: name) {
-                do {
-                    return try optional.resolve(in: self, name: name, arguments: .none, requester: requester) as? T
-                } catch {
-                    fail(error, resolving: type, name: name, at: requester)
-                }
-            }
-            if name == nil, let collection = type as? any ContributedCollection.Type {
-                return collection.assemble(in: self, requester: requester).map { $0 as! T }
-            }
-            return nil
         }
+        if name == nil, let collection = type as? any ContributedCollection.Type {
+            return collection.assemble(in: self, requester: requester).map { $0 as! T }
+        }
+        return nil
     }
 
     /// The one resolution path. The error is a typed throw, so success pays nothing for it, and
