@@ -19,6 +19,14 @@ extension Optional: ResolvableOptional {
         in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> Self {
         guard isResolvable(in: store, name: name) else { return nil }
-        return .some(try store.resolveChecked(Wrapped.self, name: name, arguments: arguments, requester: requester))
+        do throws(ResolutionError) {
+            return .some(try store.resolveChecked(Wrapped.self, name: name, arguments: arguments, requester: requester))
+        } catch {
+            // Removed between the check and the lookup (an `unregister` or `unload` on another
+            // thread): absent, as if the check had come after. A missing registration further in
+            // traps inside the factory that asked for it, so this is only ever `Wrapped` itself.
+            if error.kind == .notRegistered { return nil }
+            throw error
+        }
     }
 }
