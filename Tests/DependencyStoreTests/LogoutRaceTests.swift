@@ -106,12 +106,17 @@ struct RaceSessionAssembly: Assembly {
                     store.register(RaceToken.self, scope: .singleton) { _ in RaceToken(user: "ada") }
                     store.register(RaceProfile.self) { store in RaceProfile(token: store.resolve()) }
                     // An `async` factory: the logout happens while it runs, and then it resolves
-                    // a session type synchronously and another one asynchronously.
+                    // a session type synchronously and another one asynchronously, twice.
                     store.register(RaceFeed.self) { store async throws in
                         inFactory.signal()
                         unloaded.waitInChildProcess(for: "the unload")
                         let profile: RaceProfile = store.resolve()
-                        return RaceFeed(profile: profile, token: try await store.resolveAsync(RaceToken.self))
+                        let token = try await store.resolveAsync(RaceToken.self)
+                        // The chain's `.singleton`: built once in it, not closed while it runs.
+                        guard try await store.resolveAsync(RaceToken.self) === token, token.closes.value == 0 else {
+                            exit(6)
+                        }
+                        return RaceFeed(profile: profile, token: token)
                     }
                 }
             }
@@ -128,6 +133,9 @@ struct RaceSessionAssembly: Assembly {
             unloaded.signal()
             done.waitInChildProcess(for: "the resolve of the feed")
             guard let feed = feed.value, feed.token.user == "ada", feed.profile.token.user == "ada" else { exit(5) }
+            // Both tokens were closed when their chains ended: the profile's when its synchronous
+            // resolve did, the feed's when the `async` resolve did.
+            guard feed.profile.token.closes.value == 1, feed.token.closes.value == 1 else { exit(7) }
         }
     }
 

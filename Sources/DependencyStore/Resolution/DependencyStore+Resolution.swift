@@ -455,10 +455,14 @@ extension DependencyStore {
             let (registration, how) = Tombstones.registration(key, name: name, resolvingIn: self, chainBegun: began)
         else { return nil }
         guard registration.slot != nil else { return .found(Found(registration: registration, slot: nil, kept: nil)) }
-        // Kept for the rest of a synchronous chain; an `async` chain, which hops threads, builds
-        // one for each resolve, and nothing closes it: it is its resolver's, as a `.unique` is.
-        guard let stack else { return .found(Found(registration: registration, slot: InstanceSlot(), kept: nil)) }
-        let slot = stack.chainSlot(for: registration, in: self, removedBy: how)
+        // Kept for the rest of the chain: the synchronous one on this thread if there is one,
+        // else the `async` chain of this task.
+        let slot =
+            if let stack {
+                stack.chainSlot(for: registration, in: self, removedBy: how)
+            } else {
+                AsyncResolution.current.removals!.slot(for: registration, in: self, removedBy: how)
+            }
         return .found(Found(registration: registration, slot: slot, kept: registry.withLock { _ in slot.kept }))
     }
 

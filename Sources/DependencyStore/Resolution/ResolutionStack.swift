@@ -172,19 +172,10 @@ final class ResolutionStack {
     @exclusivity(unchecked)
     var lookupRetries = 0
 
-    /// The instances this chain built from registrations a removal took away after it began, by
-    /// registration: kept here until the chain ends, then closed.
+    /// The instances this chain built from registrations a removal took away after it began:
+    /// kept until the chain ends, then closed.
     @exclusivity(unchecked)
-    private var chainSlots: [ObjectIdentifier: ChainSlot] = [:]
-
-    private struct ChainSlot {
-        let registration: AnyRegistration
-        let slot: InstanceSlot
-        /// The store that resolved it, which closes what the chain built in it.
-        let core: StoreCore
-        /// The removal, for the close's trigger.
-        let how: String
-    }
+    private var chainSlots = ChainSlots()
 
     /// Begins a chain: publishes the removal epoch it begins in, and returns it.
     @inline(__always)
@@ -256,26 +247,14 @@ final class ResolutionStack {
     /// described by `how` took away after the chain began.
     func chainSlot(for registration: AnyRegistration, in store: DependencyStore, removedBy how: String) -> InstanceSlot
     {
-        let id = ObjectIdentifier(registration)
-        if let existing = chainSlots[id] { return existing.slot }
-        let slot = InstanceSlot()
-        chainSlots[id] = ChainSlot(registration: registration, slot: slot, core: store.core, how: how)
-        return slot
+        chainSlots.slot(for: registration, in: store, removedBy: how)
     }
 
     @inline(never)
     private func closeChainSlots() {
-        var byStore: [ObjectIdentifier: [ChainSlot]] = [:]
-        for entry in chainSlots.values { byStore[ObjectIdentifier(entry.core), default: []].append(entry) }
-        chainSlots = [:]
-        for entries in byStore.values {
-            let store = DependencyStore.resolving(through: entries[0].core)
-            var discarded: [DiscardedInstance] = []
-            store.registry.withLock { _ in
-                for entry in entries { entry.slot.discard(of: entry.registration, into: &discarded) }
-            }
-            store.close(discarded.closes(), because: "the end of a resolve that began before \(entries[0].how)")
-        }
+        var ending = ChainSlots()
+        swap(&ending, &chainSlots)
+        ending.close()
     }
 
     /// What tracing keeps for this thread, made when a store with observers first resolves on it.
