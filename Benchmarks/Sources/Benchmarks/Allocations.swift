@@ -36,12 +36,15 @@ func countAllocations(of kind: String, count: Int) -> Bool {
 
     let server = Server()
     let handWired = HandWiredServer()
+    let floorServer = FloorServer()
 
     switch kind {
     case "request":
         for number in 0..<count { blackHole(server.handleThroughAStore(number)) }
     case "handwiredrequest":
         for number in 0..<count { blackHole(handWired.handle(number)) }
+    case "floorrequest":
+        for number in 0..<count { blackHole(floorServer.handle(number)) }
     case "observed":
         for _ in 0..<count { blackHole(observedStore.resolve(Service.self)) }
     case "singleton":

@@ -32,7 +32,8 @@ if let index = arguments.firstIndex(of: "--allocations") {
         FileHandle.standardError.write(
             Data(
                 ("usage: Benchmarks --allocations singleton|graph|seed|seedgraph|injected|plaininjected|create|"
-                    + "createonly|execute|withdependencies|request|handwiredrequest|floor|floorclosure COUNT\n").utf8
+                    + "createonly|execute|withdependencies|request|handwiredrequest|floorrequest|floor|floorclosure COUNT\n")
+                    .utf8
             )
         )
         exit(64)
@@ -302,6 +303,11 @@ run(14, "a request through a store: child, 2 registrations, execute, 4 reads", .
 }
 run(14, "the same handler wired by hand", .floor) { n in
     for number in 0..<n { blackHole(handWiredServer.handle(number)) }
+}
+// The least a store per request can do for the same request (see RequestFloor.swift).
+let floorServer = FloorServer()
+run(14, "a plain store per request, written for this request alone", .floor) { n in
+    for number in 0..<n { blackHole(floorServer.handle(number)) }
 }
 
 // MARK: - The table
