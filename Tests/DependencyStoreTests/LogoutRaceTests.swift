@@ -30,16 +30,33 @@ final class RaceFeed: Sendable {
     }
 }
 
+/// Two resolves of the token in one factory.
+final class RaceTokenPair: Sendable {
+    let first: RaceToken
+    let second: RaceToken
+    init(first: RaceToken, second: RaceToken) {
+        self.first = first
+        self.second = second
+    }
+}
+
 /// The session's registrations. `pause` runs in the factories of the profile and the feed,
 /// before they resolve what they need: where a test makes the logout happen.
 struct RaceSessionAssembly: Assembly {
     let user: String
     var pause: @Sendable () -> Void = { usleep(200) }
+    /// Runs in the token's factory, before it returns the token it made.
+    var madeToken: @Sendable (RaceToken) -> Void = { _ in }
 
     func assemble(into store: DependencyStore) {
         let user = user
         let pause = pause
-        store.register(RaceToken.self, scope: .singleton) { _ in RaceToken(user: user) }
+        let madeToken = madeToken
+        store.register(RaceToken.self, scope: .singleton) { _ in
+            let token = RaceToken(user: user)
+            madeToken(token)
+            return token
+        }
         store.register(RaceProfile.self) { store in
             pause()
             return RaceProfile(token: store.resolve())
@@ -139,6 +156,100 @@ struct RaceSessionAssembly: Assembly {
         }
     }
 
+    /// The token's build is under way when the unload comes: the chain keeps what it built, as
+    /// it keeps what it builds from the removed registration after, resolves it again as the
+    /// same token, and closes it once when it ends.
+    @Test func aSingletonBuildThatAnUnloadOvertakesIsTheChainsAndClosedOnce() async {
+        await #expect(processExitsWith: .success) {
+            endTheProcessIfItHangs()
+            let inBuild = DispatchSemaphore(value: 0)
+            let unloaded = DispatchSemaphore(value: 0)
+            let store = DependencyStore()
+            store.register(RaceTokenPair.self) { store in
+                RaceTokenPair(first: store.resolve(), second: store.resolve())
+            }
+            // Resolved twice in one chain, and once alone.
+            for resolvesAPair in [true, false] {
+                let tokens = Counter()
+                store.apply(
+                    RaceSessionAssembly(
+                        user: "ada",
+                        madeToken: { _ in
+                            // The first build waits for the unload.
+                            if tokens.increment() == 1 {
+                                inBuild.signal()
+                                unloaded.waitInChildProcess(for: "the unload")
+                            }
+                        }))
+                let resolved = Recorded<[RaceToken]>([])
+                let done = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    if resolvesAPair {
+                        let pair = store.resolve(RaceTokenPair.self)
+                        resolved.set([pair.first, pair.second])
+                    } else {
+                        resolved.set([store.resolve(RaceToken.self)])
+                    }
+                    done.signal()
+                }
+                inBuild.waitInChildProcess(for: "the token's build")
+                guard store.unload(RaceSessionAssembly.self).removed == 3 else { exit(3) }
+                unloaded.signal()
+                done.waitInChildProcess(for: "the resolve")
+                // Built once, the same token both times.
+                guard let token = resolved.value.first, tokens.value == 1 else { exit(4) }
+                guard resolved.value.allSatisfy({ $0 === token }) else { exit(5) }
+                // Closed once, when the chain ended.
+                guard token.closes.value == 1 else { exit(6) }
+            }
+        }
+    }
+
+    /// The same for an `async` factory's `.singleton`, which a task builds for the chain.
+    @Test func anAsyncSingletonBuildThatAnUnloadOvertakesIsTheChainsAndClosedOnce() async {
+        await #expect(processExitsWith: .success) {
+            endTheProcessIfItHangs()
+            struct AsyncSession: Assembly {
+                let tokens: Counter
+                let inBuild: DispatchSemaphore
+                let unloaded: DispatchSemaphore
+                func assemble(into store: DependencyStore) {
+                    let (tokens, inBuild, unloaded) = (tokens, inBuild, unloaded)
+                    store.register(RaceToken.self, scope: .singleton) { _ async in
+                        // The first build waits for the unload.
+                        if tokens.increment() == 1 {
+                            inBuild.signal()
+                            unloaded.waitInChildProcess(for: "the unload")
+                        }
+                        return RaceToken(user: "ada")
+                    }
+                }
+            }
+            let (tokens, inBuild, unloaded) = (Counter(), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let store = DependencyStore()
+            store.apply(AsyncSession(tokens: tokens, inBuild: inBuild, unloaded: unloaded))
+            store.register(RaceTokenPair.self) { store async throws in
+                RaceTokenPair(first: try await store.resolveAsync(), second: try await store.resolveAsync())
+            }
+            let pair = Recorded<RaceTokenPair?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                pair.set(try? await store.resolveAsync(RaceTokenPair.self))
+                done.signal()
+            }
+            inBuild.waitInChildProcess(for: "the token's build")
+            guard store.unload(AsyncSession.self).removed == 1 else { exit(3) }
+            unloaded.signal()
+            done.waitInChildProcess(for: "the resolve")
+            guard let pair = pair.value, tokens.value == 1, pair.first === pair.second else { exit(4) }
+            // Closed once, when the chain's last task ended: the build's task may end just after
+            // the resolve returned.
+            let deadline = Date().addingTimeInterval(testDeadline)
+            while pair.first.closes.value == 0, Date() < deadline { usleep(1_000) }
+            guard pair.first.closes.value == 1 else { exit(5) }
+        }
+    }
+
     @Test func aResolveThatBeginsAfterTheUnloadFailsNamingIt() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -222,12 +333,23 @@ struct RaceSessionAssembly: Assembly {
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     /// Logouts and logins, one after another, while 8 threads resolve session types whose
     /// factories sleep and then resolve more session types: no resolve traps; each either builds a
-    /// feed or throws the missing registration.
+    /// feed or throws the missing registration; and every token built is closed exactly once, by
+    /// the logout or by the chain that built it after the logout (or while it ran).
     @Test func logoutsWhileEightThreadsResolveSessionTypesNeverTrap() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs(after: 60)
             let store = DependencyStore()
-            store.apply(RaceSessionAssembly(user: "user 0"))
+            let made = Recorded<[RaceToken]>([])
+            func session(_ login: Int) -> RaceSessionAssembly {
+                RaceSessionAssembly(
+                    user: "user \(login)",
+                    madeToken: { token in
+                        made.update { $0.append(token) }
+                        // Some work, during which a logout may come.
+                        usleep(100)
+                    })
+            }
+            store.apply(session(0))
             let stop = Recorded(false)
             let built = Counter()
             let namingTheUnload = Counter()
@@ -259,10 +381,19 @@ struct RaceSessionAssembly: Assembly {
                 usleep(1_000)
                 store.unload(RaceSessionAssembly.self)
                 usleep(200)
-                store.apply(RaceSessionAssembly(user: "user \(login)"))
+                store.apply(session(login))
             }
             stop.set(true)
             guard group.wait(timeout: .now() + 30) == .success else { exit(3) }
+            store.unload(RaceSessionAssembly.self)
+            let closes = made.value.map(\.closes.value)
+            guard closes.allSatisfy({ $0 == 1 }) else {
+                let never = closes.filter { $0 == 0 }.count
+                let twice = closes.filter { $0 > 1 }.count
+                let report = "of \(closes.count) tokens, \(never) never closed, \(twice) closed twice\n"
+                FileHandle.standardError.write(Data(report.utf8))
+                exit(6)
+            }
             if !wrong.value.isEmpty {
                 FileHandle.standardError.write(Data(wrong.value.prefix(3).joined(separator: "\n").utf8))
                 exit(4)

@@ -31,7 +31,9 @@ internal import DependencyStoreAtomics
 /// chain's `AsyncChainEpoch`), so a `.singleton` is built once in it, and closed when the chain
 /// ends, as the removal would have closed it had it come after. (So a chain that resolved the
 /// session's token before the removal and resolves it again after gets two tokens: the first one
-/// closed by the removal.)
+/// closed by the removal.) A build under way in a slot the removal took away goes to the chain's
+/// slot too, when it ends (see `keep`): the store no longer holds the slot, so keeping it there
+/// would keep it for nobody, and close it never.
 enum Tombstones {
     // The removal epoch and the count of kept batches are C globals (`DependencyStoreAtomics`),
     // which every lookup of a registration to build reads with no `swift_once` check.
@@ -167,6 +169,16 @@ enum Tombstones {
     }
 }
 
+extension Tombstones {
+    /// How the removal that took `registration` away was made (`unload(SessionAssembly.self)`),
+    /// if a batch keeps it.
+    static func removal(of registration: AnyRegistration) -> String? {
+        state.withLock { state in
+            state.batches.last { batch in batch.registrations.contains { $0 === registration } }?.how
+        }
+    }
+}
+
 /// What a chain built from registrations a removal took away after it began, one slot per
 /// registration: a `.singleton` is built once in the chain. When the chain ends, they are closed,
 /// as the removal would have closed them had it come after the chain.
@@ -191,7 +203,7 @@ struct ChainSlots {
     {
         let id = ObjectIdentifier(registration)
         if let existing = entries[id] { return existing.slot }
-        let slot = InstanceSlot()
+        let slot = InstanceSlot(belongsToAChain: true)
         entries[id] = Entry(registration: registration, slot: slot, core: store.core, how: how)
         return slot
     }

@@ -12,9 +12,13 @@ final class AsyncBuild {
     var task: Task<KeptInstance, any Error>!
     /// Set when the task has finished; guarded by `WaitGraph.state`.
     var isFinished = false
+    /// The epoch of the `async` chain that started the build: where what it built goes if a
+    /// removal takes its registration away meanwhile (see `keep`).
+    let removals: AsyncChainEpoch?
 
-    init(registration: AnyRegistration) {
+    init(registration: AnyRegistration, removals: AsyncChainEpoch?) {
         self.registration = registration
+        self.removals = removals
     }
 
     /// This build as `WaitGraph` names it: its address, unique while it exists, and the graph's

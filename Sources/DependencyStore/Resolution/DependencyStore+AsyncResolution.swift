@@ -144,7 +144,7 @@ extension DependencyStore {
         registry.withLock { _ in
             if let kept = slot.kept { return .kept(kept) }
             if let inFlight = slot.inFlight { return .awaiting(inFlight, started: false) }
-            let build = AsyncBuild(registration: registration)
+            let build = AsyncBuild(registration: registration, removals: resolution.removals)
             let chain = resolution.appending(registration, in: core, build: build)
             let generation = slot.generation
             // Not a child of the first resolver: cancelling it does not cancel the others' build.

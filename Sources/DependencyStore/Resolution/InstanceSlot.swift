@@ -27,6 +27,13 @@ final class InstanceSlot: @unchecked Sendable {
     /// What the store's resolve events of this registration made outside any factory say besides
     /// the type and build (see `Tracing/`): made by the first, shared by the others.
     var eventDetails: ResolveEvent.Details?
+    /// Whether a resolve chain keeps its instance (see `ChainSlots`) rather than a store's
+    /// registry.
+    let belongsToAChain: Bool
+
+    init(belongsToAChain: Bool = false) {
+        self.belongsToAChain = belongsToAChain
+    }
 
     /// What the slot keeps: the box, or the weakly held object. Call with the owning store's lock
     /// held.
@@ -84,9 +91,48 @@ extension DependencyStore {
             kept = InstanceBox.make(value)
         }
         if buildsForALayer, !weak { ResolutionStack.current.setAside(kept, of: registration) }
+        var removal: String?
         registry.withLock { registry in
             if let build, slot.inFlight === build { slot.inFlight = nil }
+            // Taken away by an `unregister` or `unload` while it was built: the chain that built
+            // it keeps it, below. (Only while a removal keeps what it removed, which it does when
+            // a chain that began before it runs: see `Tombstones`.)
+            if Tombstones.anyKept, !slot.belongsToAChain, !registry.owns(slot, of: registration) {
+                removal = Tombstones.removal(of: registration)
+                if removal != nil { return }
+            }
             guard slot.generation == generation, !registry.isClosed, !buildsForALayer else { return }
+            if weak {
+                slot.object = kept
+            } else {
+                slot.box = kept
+                registry.keptCount &+= 1
+                slot.sequence = registry.keptCount
+            }
+        }
+        if let removal { return keepInChain(kept, of: registration, weak: weak, removedBy: removal, build: build) }
+        return kept
+    }
+
+    /// What `registration` built for a slot that a removal (`how`) took away meanwhile: kept for
+    /// the rest of the chain that built it, as what a chain builds from a removed registration is
+    /// (see `Tombstones`), so that the chain resolves it again as the same instance and closes it
+    /// when it ends, as the removal would have had it come after. Should the chain hold one
+    /// already (a build of its own, begun after this one), this one is handed out and not kept,
+    /// as a build a `reset` caught is.
+    private func keepInChain(
+        _ kept: AnyObject, of registration: AnyRegistration, weak: Bool, removedBy how: String, build: AsyncBuild?
+    ) -> AnyObject {
+        let slot: InstanceSlot
+        if let build {
+            guard let removals = build.removals else { return kept }
+            slot = removals.slot(for: registration, in: self, removedBy: how)
+        } else {
+            guard let stack = ResolutionStack.currentIfCreated, stack.isInChain else { return kept }
+            slot = stack.chainSlot(for: registration, in: self, removedBy: how)
+        }
+        registry.withLock { registry in
+            guard slot.kept == nil else { return }
             if weak {
                 slot.object = kept
             } else {

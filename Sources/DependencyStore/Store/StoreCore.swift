@@ -88,6 +88,20 @@ final class StoreCore {
         /// The store's `closeQueue`, once it has one.
         var closeQueue: CloseQueue?
 
+        /// Whether `slot` is where this store keeps `registration`'s instance now: the slot of a
+        /// registration (or contribution) it holds, or its own slot for an ancestor's. Not once
+        /// a removal or a new registration took `registration` away.
+        func owns(_ slot: InstanceSlot, of registration: AnyRegistration) -> Bool {
+            guard registration.slot === slot else {
+                return inheritedSlots[ObjectIdentifier(registration)]?.slot === slot
+            }
+            let key = ObjectIdentifier(registration.type)
+            if registration.role.isContribution {
+                return contributions[key]?.contains { $0 === registration } ?? false
+            }
+            return self[key, registration.name] === registration
+        }
+
         /// Adds a child, which stays until it ends (`removeChild`).
         mutating func addChild(_ core: StoreCore) {
             children.append(core)
