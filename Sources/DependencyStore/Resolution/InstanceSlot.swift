@@ -94,12 +94,14 @@ extension DependencyStore {
         var removal: String?
         registry.withLock { registry in
             if let build, slot.inFlight === build { slot.inFlight = nil }
-            // Taken away by an `unregister` or `unload` while it was built: the chain that built
-            // it keeps it, below. (Only while a removal keeps what it removed, which it does when
-            // a chain that began before it runs: see `Tombstones`.)
-            if Tombstones.anyKept, !slot.belongsToAChain, !registry.owns(slot, of: registration) {
-                removal = Tombstones.removal(of: registration)
-                if removal != nil { return }
+            // A slot the store no longer holds (its registration was removed or replaced while
+            // this was built, or before a thread waiting at its gate built again) keeps nothing:
+            // nobody would close what it kept. After an `unregister` or `unload`, the chain that
+            // built it keeps it, below (a removal keeps what it removed while a chain that began
+            // before it runs: see `Tombstones`); otherwise it is handed out, as after a reset.
+            if !slot.belongsToAChain, !registry.owns(slot, of: registration) {
+                if Tombstones.anyKept { removal = Tombstones.removal(of: registration) }
+                return
             }
             guard slot.generation == generation, !registry.isClosed, !buildsForALayer else { return }
             if weak {
