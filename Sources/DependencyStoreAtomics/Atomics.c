@@ -12,12 +12,21 @@ void dependency_store_store_release(void **address, void *value) {
     __atomic_store_n(address, value, __ATOMIC_RELEASE);
 }
 
+void *dependency_store_load_seq_cst(void **address) {
+    return __atomic_load_n(address, __ATOMIC_SEQ_CST);
+}
+
+void *dependency_store_exchange(void **address, void *value) {
+    return __atomic_exchange_n(address, value, __ATOMIC_SEQ_CST);
+}
+
 void dependency_store_add(intptr_t *address, intptr_t delta) {
     __atomic_fetch_add(address, delta, __ATOMIC_RELAXED);
 }
 
 intptr_t dependency_store_removal_epoch = 1;
 intptr_t dependency_store_tombstone_batches = 0;
+intptr_t dependency_store_retired_tables = 0;
 
 intptr_t dependency_store_chain_epoch(intptr_t *cell) {
     return __atomic_load_n(cell, __ATOMIC_SEQ_CST);
@@ -25,6 +34,10 @@ intptr_t dependency_store_chain_epoch(intptr_t *cell) {
 
 intptr_t dependency_store_next_removal_epoch(void) {
     return __atomic_add_fetch(&dependency_store_removal_epoch, 1, __ATOMIC_SEQ_CST);
+}
+
+void dependency_store_add_retired_tables(intptr_t delta) {
+    __atomic_fetch_add(&dependency_store_retired_tables, delta, __ATOMIC_SEQ_CST);
 }
 
 void dependency_store_add_tombstone_batches(intptr_t delta) {

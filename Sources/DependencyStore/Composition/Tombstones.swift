@@ -46,6 +46,14 @@ enum Tombstones {
         /// runs there, else the epoch the chain began in.
         var cells: Set<UnsafeMutablePointer<Int>> = []
         var batches: [Batch] = []
+        /// The tables of shared instances taken down while a reader was reading them, by address
+        /// (see `retire`).
+        var retired: [(address: UnsafeMutableRawPointer, table: AnyObject)] = []
+
+        /// Whether a reader is reading the table at `address`: a thread's hazard holds it.
+        func isRead(_ address: UnsafeMutableRawPointer) -> Bool {
+            cells.contains { dependency_store_load_seq_cst(Tombstones.hazard(of: $0)) == address }
+        }
 
         /// Whether a chain that began before `epoch` is running.
         func chainsBegun(before epoch: Int) -> Bool {
@@ -145,6 +153,69 @@ enum Tombstones {
         return released
     }
 
+    // MARK: - Tables of shared instances
+
+    /// The hazard of the thread (or `async` chain) whose chain cell is `cell`: the address of the
+    /// table of shared instances it is reading, if any (see `SharedInstances`). The word after
+    /// the cell, in the same allocation.
+    static func hazard(of cell: UnsafeMutablePointer<Int>) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        UnsafeMutableRawPointer(cell + 1).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    }
+
+    /// Reads the address published in `published` into `hazard`, until the two agree, and returns
+    /// it: from then on, a table taken down is kept until `hazard` no longer holds it.
+    @inline(__always)
+    static func protect(
+        _ published: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+        in hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> UnsafeMutableRawPointer? {
+        var address = dependency_store_load_seq_cst(published)
+        while let candidate = address {
+            _ = dependency_store_exchange(hazard, candidate)
+            let now = dependency_store_load_seq_cst(published)
+            if now == candidate { return candidate }
+            address = now
+        }
+        dependency_store_store_release(hazard, nil)
+        return nil
+    }
+
+    /// Clears `hazard`, and releases the tables taken down meanwhile that no other reader reads.
+    @inline(__always)
+    static func unprotect(_ hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        dependency_store_store_release(hazard, nil)
+        if _slowPath(dependency_store_any_retired_tables() != 0) { releaseRetired() }
+    }
+
+    /// Called with the lock of the store that published `table` (at `address`) held, once it no
+    /// longer does: kept while a reader that read the address before is reading it, and released
+    /// by the last of them; otherwise the caller's reference is the last. A table never holds the
+    /// last reference to an instance (see `SharedInstances`), so releasing it under the lock
+    /// runs no `deinit` of anybody's.
+    static func retire(_ table: AnyObject, at address: UnsafeMutableRawPointer) {
+        state.withLock { state in
+            guard state.isRead(address) else { return }
+            state.retired.append((address, table))
+            dependency_store_add_retired_tables(1)
+        }
+    }
+
+    @inline(never)
+    private static func releaseRetired() {
+        let released: [AnyObject] = state.withLock { state in
+            var released: [AnyObject] = []
+            let reading = state
+            state.retired.removeAll { entry in
+                let read = reading.isRead(entry.address)
+                if !read { released.append(entry.table) }
+                return !read
+            }
+            dependency_store_add_retired_tables(-released.count)
+            return released
+        }
+        _ = released
+    }
+
     // MARK: - The miss path
 
     /// The registration of `key` and `name` that a removal in `store`, or one of its ancestors,
@@ -235,8 +306,9 @@ final class AsyncChainEpoch: @unchecked Sendable {
     private let slots = Lock(ChainSlots())
 
     init() {
-        cell = .allocate(capacity: 1)
-        cell.initialize(to: 0)
+        // The chain's cell and its hazard (see `Tombstones.hazard(of:)`), which stays empty.
+        cell = .allocate(capacity: 2)
+        cell.initialize(repeating: 0, count: 2)
         Tombstones.add(cell)
         begun = Tombstones.begin(in: cell)
     }

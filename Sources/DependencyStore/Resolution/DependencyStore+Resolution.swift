@@ -261,6 +261,8 @@ extension DependencyStore {
             let marked = candidate.registry.withLock { registry in
                 guard registry[key, registration.name] === registration else { return false }
                 slot.dependsOnLayeredValues = true
+                // Layered stores build their own from now on: none reads the published one.
+                candidate.core.unshareAll()
                 return true
             }
             if marked { return }
@@ -402,6 +404,12 @@ extension DependencyStore {
     private func findInherited(
         _ key: ObjectIdentifier, name: String?, shares: Bool, takingKeptInstance: Bool, observed: Bool
     ) -> Lookup? {
+        // The parent's instances that it publishes for layered stores: no lock (see
+        // `SharedInstances`). A request store's resolve of an app-wide singleton ends here.
+        let readsShared = shares && takingKeptInstance && !observed && name == nil
+        if readsShared, let parent, let entry = parent.core.sharedInstance(key) {
+            return .kept(entry.box, entry.lifetime)
+        }
         var shares = shares
         var ancestor = parent
         while let store = ancestor {
@@ -415,6 +423,13 @@ extension DependencyStore {
                     return (registration, nil)
                 }
                 if takingKeptInstance, registration.isPlain, registry.observers == nil, let kept = slot.kept {
+                    // Published for the next resolve through a store over the parent, which reads
+                    // it without this lock.
+                    if readsShared, store === parent, registration.lifetime == .cached, store.verifier == nil,
+                        !registry.isClosed
+                    {
+                        store.core.share(kept, lifetime: registration.lifetime, for: key, keptIn: slot)
+                    }
                     return (registration, .kept(kept, registration.lifetime))
                 }
                 return (registration, .borrowed(registration, from: store))

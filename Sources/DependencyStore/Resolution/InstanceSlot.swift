@@ -30,6 +30,9 @@ final class InstanceSlot: @unchecked Sendable {
     /// Whether a resolve chain keeps its instance (see `ChainSlots`) rather than a store's
     /// registry.
     let belongsToAChain: Bool
+    /// Where the owning store published the instance for layered stores to read without its lock
+    /// (see `SharedInstances`), if it did: a discard takes that down.
+    var sharedIn: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 
     init(belongsToAChain: Bool = false) {
         self.belongsToAChain = belongsToAChain
@@ -48,6 +51,11 @@ final class InstanceSlot: @unchecked Sendable {
         box = nil
         object = nil
         generation &+= 1
+        if let cell = sharedIn {
+            // The table holds the instance too; `released` keeps it past the table.
+            sharedIn = nil
+            StoreCore.replace(in: cell, with: nil)
+        }
         return released
     }
 }

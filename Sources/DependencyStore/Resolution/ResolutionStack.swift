@@ -155,6 +155,10 @@ final class ResolutionStack {
     /// Only this thread writes it; removals read it, so it lives in memory of its own.
     private let chainCell: UnsafeMutablePointer<Int>
 
+    /// The address of the table of shared instances this thread is reading, if any (see
+    /// `SharedInstances`).
+    var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> { Tombstones.hazard(of: chainCell) }
+
     /// Whether a chain runs on this thread: a build, or a resolve of several instances at once,
     /// has begun and not returned.
     @inline(__always)
@@ -272,8 +276,9 @@ final class ResolutionStack {
         frameStorage = .allocate(capacity: 16)
         escapePoint = .allocate(capacity: 1)
         escapePoint.initialize(to: nil)
-        chainCell = .allocate(capacity: 1)
-        chainCell.initialize(to: 0)
+        // The chain's cell and the thread's hazard (see `Tombstones.hazard(of:)`).
+        chainCell = .allocate(capacity: 2)
+        chainCell.initialize(repeating: 0, count: 2)
         Tombstones.add(chainCell)
     }
 

@@ -40,16 +40,31 @@ final class StoreCore {
     /// ancestors, plus one on a verification copy. Outside the registry: a build reads it with no
     /// lock. Changed only through `adjustStagesInScope`.
     let stageCount: UnsafeMutablePointer<Int>
+    /// The address of the instances this store shares with layered stores, published for them to
+    /// read without the lock (see `SharedInstances`), or `nil`; in the same allocation as
+    /// `stageCount`. Changed only through `SharedInstances`' functions, under the registry's lock.
+    let sharedInstancesCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// The same word as a number, for a relaxed read of whether anything is published.
+    let sharedInstancesBits: UnsafeMutablePointer<Int>
 
     init(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) {
         self.origin = origin
         self.parent = parent
         self.verifier = verifier
-        stageCount = .allocate(capacity: 1)
-        stageCount.initialize(to: 0)
+        let words = UnsafeMutableRawPointer.allocate(
+            byteCount: 2 * MemoryLayout<Int>.stride, alignment: MemoryLayout<Int>.alignment)
+        stageCount = words.initializeMemory(as: Int.self, repeating: 0, count: 2)
+        sharedInstancesBits = stageCount + 1
+        // Only ever read and written by the C atomics, which take it as a pointer's storage.
+        sharedInstancesCell = UnsafeMutableRawPointer(sharedInstancesBits).assumingMemoryBound(
+            to: UnsafeMutableRawPointer?.self)
     }
 
     deinit {
+        // Nobody reads it any more: a reader resolves through a store over this one, which holds it.
+        if let table = sharedInstancesCell.pointee {
+            Unmanaged<SharedInstances>.fromOpaque(table).release()
+        }
         stageCount.deallocate()
     }
 

@@ -19,6 +19,14 @@ void *_Nullable dependency_store_load_acquire(void *_Nullable *_Nonnull address)
 /// Writes `value` to `*address` with release ordering.
 void dependency_store_store_release(void *_Nullable *_Nonnull address, void *_Nullable value);
 
+/// Reads `*address`, sequentially consistent with every other such operation: what a resolve
+/// through a layered store reads a parent's shared instances by, after publishing its chain (see
+/// Sources/DependencyStore/Store/SharedInstances.swift).
+void *_Nullable dependency_store_load_seq_cst(void *_Nullable *_Nonnull address);
+
+/// Writes `value` to `*address` and returns what was there, sequentially consistent.
+void *_Nullable dependency_store_exchange(void *_Nullable *_Nonnull address, void *_Nullable value);
+
 /// Reads `*address` with no ordering: for a count whose exact moment does not matter. Inline, as
 /// it is on the path of every build; a relaxed load is an ordinary load on the platforms Swift
 /// runs on, and every write goes through `dependency_store_add`, an atomic operation.
@@ -66,6 +74,18 @@ static inline intptr_t dependency_store_begin_chain(intptr_t *_Nonnull cell) {
 static inline void dependency_store_end_chain(intptr_t *_Nonnull cell) {
     __atomic_store_n(cell, 0, __ATOMIC_SEQ_CST);
 }
+
+/// How many tables of shared instances are kept for the readers that were reading them when
+/// they were taken down (see Sources/DependencyStore/Store/SharedInstances.swift).
+extern intptr_t dependency_store_retired_tables;
+
+/// Whether any such table is kept, with no ordering.
+static inline intptr_t dependency_store_any_retired_tables(void) {
+    return __atomic_load_n(&dependency_store_retired_tables, __ATOMIC_RELAXED) != 0;
+}
+
+/// Adds `delta` to the count of kept tables.
+void dependency_store_add_retired_tables(intptr_t delta);
 
 /// Reads a chain's cell.
 intptr_t dependency_store_chain_epoch(intptr_t *_Nonnull cell);

@@ -1,0 +1,84 @@
+internal import DependencyStoreAtomics
+
+/// The instances a store shares with the stores layered over it (the sharing rule, see
+/// Docs/Lifetimes.md), published so that a resolve through such a store reads them without the
+/// store's lock: a server's request stores all fall through to the app's store, and would
+/// otherwise all take its one lock.
+///
+/// A table, by type, of the built instances of the store's own unnamed `.singleton` and
+/// custom-scoped registrations that a resolve through a layered store has asked for, added as
+/// they are (under the store's lock) and never changed once published. Anything that could make
+/// an entry wrong takes the whole table down, under the store's lock: the discard of an instance
+/// it holds (a reset, a removal, a new registration, the store's end), observers installed, a
+/// registration found to depend on values of layered stores. The next resolves take the lock
+/// and add their instances again.
+///
+/// A reader publishes its resolve chain (see `Tombstones`) before it reads the table's address,
+/// and a table that is taken down or replaced is retired through `Tombstones.retire`, which keeps
+/// it until every chain that began before that ends. So a reader never uses a freed table. A
+/// table holds its instances strongly, but never alone: each is held by its slot too, or by the
+/// discard that takes the table down until it has closed the instance. So letting a table go never
+/// runs a `deinit`, and may happen under the store's lock.
+final class SharedInstances {
+    struct Entry {
+        let box: AnyObject
+        let lifetime: AnyRegistration.Lifetime
+    }
+
+    let entries: [ObjectIdentifier: Entry]
+
+    init(_ entries: [ObjectIdentifier: Entry]) {
+        self.entries = entries
+    }
+}
+
+extension StoreCore {
+    /// The instance of the unnamed registration for `key` that this store shares, if it has
+    /// published it: read without the store's lock.
+    @inline(__always)
+    func sharedInstance(_ key: ObjectIdentifier) -> SharedInstances.Entry? {
+        // Nothing published (most stores): one relaxed load.
+        guard dependency_store_load_relaxed(sharedInstancesBits) != 0 else { return nil }
+        return readSharedInstance(key)
+    }
+
+    @inline(never)
+    private func readSharedInstance(_ key: ObjectIdentifier) -> SharedInstances.Entry? {
+        ResolutionStack.withCurrent { stack in
+            let hazard = stack.hazard
+            guard let table = Tombstones.protect(sharedInstancesCell, in: hazard) else { return nil }
+            let entry = Unmanaged<SharedInstances>.fromOpaque(table)._withUnsafeGuaranteedRef { $0.entries[key] }
+            Tombstones.unprotect(hazard)
+            return entry
+        }
+    }
+
+    /// Publishes `box`, the built instance of this store's unnamed registration for `key`, which
+    /// `slot` keeps, for resolves through layered stores. Call with the registry's lock held.
+    func share(
+        _ box: AnyObject, lifetime: AnyRegistration.Lifetime, for key: ObjectIdentifier, keptIn slot: InstanceSlot
+    ) {
+        let old = dependency_store_load_seq_cst(sharedInstancesCell).map {
+            Unmanaged<SharedInstances>.fromOpaque($0).takeUnretainedValue()
+        }
+        var entries = old?.entries ?? [:]
+        entries[key] = SharedInstances.Entry(box: box, lifetime: lifetime)
+        let table = Unmanaged.passRetained(SharedInstances(entries)).toOpaque()
+        slot.sharedIn = sharedInstancesCell
+        Self.replace(in: sharedInstancesCell, with: table)
+    }
+
+    /// Takes the published table down, if any. Call with the registry's lock held.
+    func unshareAll() {
+        Self.replace(in: sharedInstancesCell, with: nil)
+    }
+
+    /// Publishes `table` (retained) in `cell` and retires what it replaces. Call with the lock of
+    /// the store `cell` belongs to held.
+    static func replace(
+        in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>, with table: UnsafeMutableRawPointer?
+    ) {
+        guard let old = dependency_store_exchange(cell, table) else { return }
+        Tombstones.retire(Unmanaged<SharedInstances>.fromOpaque(old).takeRetainedValue(), at: old)
+    }
+}

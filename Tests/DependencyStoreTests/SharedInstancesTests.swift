@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+@testable import DependencyStore
+
+/// An app-wide instance that a request's store resolves through the app's store.
+private final class AppRepository: Sendable {
+    let number: Int
+    init(number: Int = 0) { self.number = number }
+}
+
+/// A resolve through a store layered over the app's reads the app's shared instances without the
+/// app's lock (see `SharedInstances`), and whatever changes them in the app still reaches it.
+@Suite struct SharedInstancesTests {
+    private func app() -> DependencyStore {
+        let app = DependencyStore()
+        app.register(AppRepository(), for: AppRepository.self, scope: .singleton)
+        return app
+    }
+
+    @Test func aRequestStoreResolvesAnAppSingletonWhileAnotherThreadHoldsTheAppsLock() {
+        let app = app()
+        // The first request builds the instance, the second finds it built and publishes it.
+        let first = DependencyStore(parent: app).resolve(AppRepository.self)
+        #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first)
+        // Made before the lock is taken: a new store registers itself with its parent.
+        let request = DependencyStore(parent: app)
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            app.registry.withLock { _ in
+                holding.signal()
+                _ = release.wait(timeout: .now() + testDeadline)
+            }
+            released.signal()
+        }
+        holding.wait(for: "the app's lock")
+        let resolved = Recorded<AppRepository?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            resolved.set(request.resolve(AppRepository.self))
+            done.signal()
+        }
+        // Without the shared instances, the resolve waits for the lock until it is released.
+        let inTime = done.wait(timeout: .now() + 5) == .success
+        release.signal()
+        released.wait(for: "the lock's release")
+        if !inTime { done.wait(for: "the resolve, once the lock was released") }
+        #expect(inTime, "the resolve waited for the app's lock")
+        #expect(resolved.value === first)
+    }
+
+    @Test func aResetOfTheAppReachesRequestStores() {
+        let app = app()
+        let first = DependencyStore(parent: app).resolve(AppRepository.self)
+        #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first)
+        #expect(app.reset(.singleton) == 1)
+        let second = DependencyStore(parent: app).resolve(AppRepository.self)
+        #expect(second !== first)
+        #expect(second === app.resolve(AppRepository.self))
+    }
+
+    @Test func whatAResetDiscardsIsFreedAtOnce() {
+        let app = app()
+        weak var discarded: AppRepository?
+        do {
+            let first = DependencyStore(parent: app).resolve(AppRepository.self)
+            discarded = first
+            #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first)
+        }
+        #expect(app.reset(.singleton) == 1)
+        // The published table that held it too went with the reset: nothing was reading it.
+        #expect(discarded == nil)
+    }
+
+    @Test func aNewRegistrationInTheAppReachesRequestStores() {
+        let app = app()
+        _ = DependencyStore(parent: app).resolve(AppRepository.self)
+        _ = DependencyStore(parent: app).resolve(AppRepository.self)
+        app.register(AppRepository(number: 2), for: AppRepository.self, scope: .singleton)
+        #expect(DependencyStore(parent: app).resolve(AppRepository.self).number == 2)
+    }
+
+    @Test func anObserverInstalledOnTheAppHearsResolvesThroughRequestStores() {
+        let app = app()
+        _ = DependencyStore(parent: app).resolve(AppRepository.self)
+        _ = DependencyStore(parent: app).resolve(AppRepository.self)
+        let heard = Counter()
+        let observation = app.observeResolves { _ in heard.increment() }
+        _ = DependencyStore(parent: app).resolve(AppRepository.self)
+        #expect(heard.value == 1)
+        observation.cancel()
+    }
+
+    @Test func requestStoresOnEightThreadsWhileTheAppResetsGetOnlyInstancesTheAppBuiltAndFreeTheRest() {
+        let app = DependencyStore()
+        let built = Recorded<[WeakRepository]>([])
+        app.register(AppRepository.self, scope: .singleton) { _ in
+            var spin = 0
+            for step in 0..<2_000 { spin &+= step }
+            let repository = AppRepository(number: spin)
+            built.update { $0.append(WeakRepository(repository)) }
+            return repository
+        }
+        let strangers = Counter()
+        onManyThreads(threads: 8, rounds: 1) { _, thread in
+            for _ in 0..<300 {
+                if thread == 0 {
+                    // A build, then its reset: the app keeps building new instances meanwhile.
+                    _ = app.resolve(AppRepository.self)
+                    app.reset(.singleton)
+                    continue
+                }
+                let repository = DependencyStore(parent: app).resolve(AppRepository.self)
+                if !built.value.contains(where: { $0.value === repository }) { strangers.increment() }
+            }
+        }
+        #expect(strangers.value == 0)
+        #expect(built.value.count >= 300)
+        // Once nothing resolves, a reset leaves nothing that was built alive: no table taken down
+        // while a request was reading it is kept after the request read it.
+        app.reset(.singleton)
+        let alive = built.value.filter { $0.value != nil }.count
+        #expect(alive == 0, "\(alive) of \(built.value.count) instances are still held")
+    }
+}
+
+private final class WeakRepository: @unchecked Sendable {
+    weak var value: AppRepository?
+    init(_ value: AppRepository) { self.value = value }
+}
