@@ -36,6 +36,10 @@ intptr_t dependency_store_next_removal_epoch(void) {
     return __atomic_add_fetch(&dependency_store_removal_epoch, 1, __ATOMIC_SEQ_CST);
 }
 
+intptr_t dependency_store_load_retired_tables(void) {
+    return __atomic_load_n(&dependency_store_retired_tables, __ATOMIC_SEQ_CST);
+}
+
 void dependency_store_add_retired_tables(intptr_t delta) {
     __atomic_fetch_add(&dependency_store_retired_tables, delta, __ATOMIC_SEQ_CST);
 }

@@ -163,7 +163,8 @@ enum Tombstones {
     }
 
     /// Reads the address published in `published` into `hazard`, until the two agree, and returns
-    /// it: from then on, a table taken down is kept until `hazard` no longer holds it.
+    /// it: from then on, a table taken down is kept until `hazard` no longer holds it. Call
+    /// `unprotect` after, whatever this returned.
     @inline(__always)
     static func protect(
         _ published: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
@@ -176,15 +177,19 @@ enum Tombstones {
             if now == candidate { return candidate }
             address = now
         }
-        dependency_store_store_release(hazard, nil)
         return nil
     }
 
     /// Clears `hazard`, and releases the tables taken down meanwhile that no other reader reads.
+    ///
+    /// The clear and the count's read are sequentially consistent, and `retire` counts a table
+    /// before it looks at the hazards: so a retire that found this hazard holding its table has
+    /// counted it by the time this reads the count, and the table is released here if nowhere
+    /// else.
     @inline(__always)
     static func unprotect(_ hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        dependency_store_store_release(hazard, nil)
-        if _slowPath(dependency_store_any_retired_tables() != 0) { releaseRetired() }
+        _ = dependency_store_exchange(hazard, nil)
+        if _slowPath(dependency_store_load_retired_tables() != 0) { releaseRetired() }
     }
 
     /// Called with the lock of the store that published `table` (at `address`) held, once it no
@@ -193,10 +198,14 @@ enum Tombstones {
     /// last reference to an instance (see `SharedInstances`), so releasing it under the lock
     /// runs no `deinit` of anybody's.
     static func retire(_ table: AnyObject, at address: UnsafeMutableRawPointer) {
+        // Counted first (see `unprotect`), uncounted if no reader holds it.
+        dependency_store_add_retired_tables(1)
         state.withLock { state in
-            guard state.isRead(address) else { return }
+            guard state.isRead(address) else {
+                dependency_store_add_retired_tables(-1)
+                return
+            }
             state.retired.append((address, table))
-            dependency_store_add_retired_tables(1)
         }
     }
 

@@ -13,12 +13,15 @@ internal import DependencyStoreAtomics
 /// registration found to depend on values of layered stores. The next resolves take the lock
 /// and add their instances again.
 ///
-/// A reader publishes its resolve chain (see `Tombstones`) before it reads the table's address,
-/// and a table that is taken down or replaced is retired through `Tombstones.retire`, which keeps
-/// it until every chain that began before that ends. So a reader never uses a freed table. A
-/// table holds its instances strongly, but never alone: each is held by its slot too, or by the
-/// discard that takes the table down until it has closed the instance. So letting a table go never
-/// runs a `deinit`, and may happen under the store's lock.
+/// A reader publishes the table's address in its thread's hazard, then checks the store still
+/// publishes it, and clears the hazard once it has copied its entry out (`Tombstones.protect`,
+/// `unprotect`). A table taken down or replaced goes through `Tombstones.retire`, which keeps it
+/// while a hazard holds its address; the last such reader releases it. So a reader never uses a
+/// freed table, and a table outlives its reign only by the reads under way when it ended. A
+/// table holds its instances strongly, but when it is taken down never alone: each is held by its
+/// slot too, or by the discard that takes the table down until it has closed the instance. So
+/// letting a table go there, under the store's lock, runs no `deinit`. A table kept for a reader
+/// may hold an instance's last reference by the time that reader lets it go, with no lock held.
 final class SharedInstances {
     struct Entry {
         let box: AnyObject
@@ -46,10 +49,10 @@ extension StoreCore {
     private func readSharedInstance(_ key: ObjectIdentifier) -> SharedInstances.Entry? {
         ResolutionStack.withCurrent { stack in
             let hazard = stack.hazard
+            // Cleared after the entry (and its instance) is copied out: the table may go then.
+            defer { Tombstones.unprotect(hazard) }
             guard let table = Tombstones.protect(sharedInstancesCell, in: hazard) else { return nil }
-            let entry = Unmanaged<SharedInstances>.fromOpaque(table)._withUnsafeGuaranteedRef { $0.entries[key] }
-            Tombstones.unprotect(hazard)
-            return entry
+            return Unmanaged<SharedInstances>.fromOpaque(table)._withUnsafeGuaranteedRef { $0.entries[key] }
         }
     }
 

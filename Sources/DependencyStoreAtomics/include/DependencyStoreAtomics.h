@@ -79,12 +79,10 @@ static inline void dependency_store_end_chain(intptr_t *_Nonnull cell) {
 /// they were taken down (see Sources/DependencyStore/Store/SharedInstances.swift).
 extern intptr_t dependency_store_retired_tables;
 
-/// Whether any such table is kept, with no ordering.
-static inline intptr_t dependency_store_any_retired_tables(void) {
-    return __atomic_load_n(&dependency_store_retired_tables, __ATOMIC_RELAXED) != 0;
-}
+/// How many such tables are kept, sequentially consistent.
+intptr_t dependency_store_load_retired_tables(void);
 
-/// Adds `delta` to the count of kept tables.
+/// Adds `delta` to the count of kept tables, sequentially consistent.
 void dependency_store_add_retired_tables(intptr_t delta);
 
 /// Reads a chain's cell.
