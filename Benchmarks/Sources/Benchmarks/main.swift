@@ -310,11 +310,33 @@ run(14, "a plain store per request, written for this request alone", .floor) { n
     for number in 0..<n { blackHole(floorServer.handle(number)) }
 }
 
+// MARK: - 15. Two threads resolve an app-wide singleton through request stores
+
+// Each thread resolves through a store of its own layered over the app's, as two requests do: the
+// app's instance is shared, so each resolve falls through to the app's store. Against row 5's
+// floor, two threads on one mutex.
+let appOf15 = DependencyStore()
+appOf15.register(LiveService(), for: Service.self, scope: .singleton)
+let requestsOf15 = [DependencyStore(parent: appOf15), DependencyStore(parent: appOf15)]
+for request in requestsOf15 { _ = request.resolve(Service.self) }
+run(
+    15, "2 threads resolve an app singleton through a request store each (aggregate)", .dependencyStore,
+    operationsPerIteration: 2
+) { n in
+    onThreads(2) { thread in
+        let request = requestsOf15[thread]
+        for _ in 0..<n { blackHole(request.resolve(Service.self)) }
+    }
+}
+run(15, "floor: 2 threads, one mutex", .floor, operationsPerIteration: 2) { n in
+    onThreads(2) { _ in for _ in 0..<n { blackHole(floor.instance(for: Service.self)) } }
+}
+
 // MARK: - The table
 
 // Each row is compared with its own floor line, or else with the mutex-dictionary floor.
 var floors: [Int: Measurement] = [:]
-for row in 1...14 {
+for row in 1...15 {
     floors[row] = measurements.first { $0.row == row && $0.library == .floor && row != 9 } ?? mutexFloor
 }
 let order = measurements.sorted {
