@@ -1,5 +1,7 @@
 #include "DependencyStoreAtomics.h"
 
+#include <sched.h>
+
 // Plain functions in a C file, not inline ones in the header: SwiftPM compiles this file with
 // the sanitizer the package is built with, so the thread sanitizer sees the acquire and the
 // release and knows the published value is ordered.
@@ -26,7 +28,6 @@ void dependency_store_add(intptr_t *address, intptr_t delta) {
 
 intptr_t dependency_store_removal_epoch = 1;
 intptr_t dependency_store_tombstone_batches = 0;
-intptr_t dependency_store_retired_tables = 0;
 
 intptr_t dependency_store_chain_epoch(intptr_t *cell) {
     return __atomic_load_n(cell, __ATOMIC_SEQ_CST);
@@ -36,12 +37,8 @@ intptr_t dependency_store_next_removal_epoch(void) {
     return __atomic_add_fetch(&dependency_store_removal_epoch, 1, __ATOMIC_SEQ_CST);
 }
 
-intptr_t dependency_store_load_retired_tables(void) {
-    return __atomic_load_n(&dependency_store_retired_tables, __ATOMIC_SEQ_CST);
-}
-
-void dependency_store_add_retired_tables(intptr_t delta) {
-    __atomic_fetch_add(&dependency_store_retired_tables, delta, __ATOMIC_SEQ_CST);
+void dependency_store_yield(void) {
+    sched_yield();
 }
 
 void dependency_store_add_tombstone_batches(intptr_t delta) {

@@ -126,6 +126,55 @@ private final class AppRepository: Sendable {
     }
 }
 
+/// Marks, per thread, the span of a resolve a test makes.
+private enum InResolve {
+    static var isSet: Bool { Thread.current.threadDictionary["DependencyStoreTests.inResolve"] != nil }
+    static func during<R>(_ body: () -> R) -> R {
+        Thread.current.threadDictionary["DependencyStoreTests.inResolve"] = true
+        defer { Thread.current.threadDictionary["DependencyStoreTests.inResolve"] = nil }
+        return body()
+    }
+}
+
+/// Counts the deinits that run inside a resolve made by the test.
+private final class Tracked: Sendable {
+    let deinitsInsideAResolve: Counter
+    init(counting deinits: Counter) { deinitsInsideAResolve = deinits }
+    deinit { if InResolve.isSet { deinitsInsideAResolve.increment() } }
+}
+
+extension SharedInstancesTests {
+    /// A table taken down while a request reads it holds an instance the reset discarded: the
+    /// reset waits for the read, so the instance's last release stays on the resetting thread,
+    /// after its lock, and never runs inside another thread's resolve (where its `deinit` would
+    /// see that resolve's store as current).
+    @Test func whatAResetDiscardsIsNeverReleasedInsideAnotherThreadsResolve() {
+        let app = DependencyStore()
+        let inside = Counter()
+        app.register(Tracked.self, scope: .singleton) { _ in Tracked(counting: inside) }
+        app.register(AppRepository(), for: AppRepository.self, scope: .singleton)
+        onManyThreads(threads: 4, rounds: 1) { _, thread in
+            for _ in 0..<3_000 {
+                if thread == 0 {
+                    _ = app.resolve(Tracked.self)
+                    app.reset(.singleton)
+                    continue
+                }
+                // Both through the table: the repository's read may be what keeps a table that
+                // also holds the tracked instance.
+                // What the resolves return is released after the span: after a reset, this
+                // thread may hold the last reference to it, and then its release is this thread's.
+                let request = DependencyStore(parent: app)
+                let resolved = InResolve.during {
+                    (request.resolve(AppRepository.self), request.resolve(Tracked.self))
+                }
+                withExtendedLifetime(resolved) {}
+            }
+        }
+        #expect(inside.value == 0, "\(inside.value) deinits ran inside a resolve")
+    }
+}
+
 private final class WeakRepository: @unchecked Sendable {
     weak var value: AppRepository?
     init(_ value: AppRepository) { self.value = value }

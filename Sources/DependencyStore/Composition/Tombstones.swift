@@ -46,13 +46,13 @@ enum Tombstones {
         /// runs there, else the epoch the chain began in.
         var cells: Set<UnsafeMutablePointer<Int>> = []
         var batches: [Batch] = []
-        /// The tables of shared instances taken down while a reader was reading them, by address
-        /// (see `retire`).
-        var retired: [(address: UnsafeMutableRawPointer, table: AnyObject)] = []
+        /// The hazards of every thread that has a resolution stack: the address of the table of
+        /// shared instances it is reading, if any (see `SharedInstances`).
+        var hazards: Set<UnsafeMutablePointer<UnsafeMutableRawPointer?>> = []
 
         /// Whether a reader is reading the table at `address`: a thread's hazard holds it.
         func isRead(_ address: UnsafeMutableRawPointer) -> Bool {
-            cells.contains { dependency_store_load_seq_cst(Tombstones.hazard(of: $0)) == address }
+            hazards.contains { dependency_store_load_seq_cst($0) == address }
         }
 
         /// Whether a chain that began before `epoch` is running.
@@ -155,16 +155,19 @@ enum Tombstones {
 
     // MARK: - Tables of shared instances
 
-    /// The hazard of the thread (or `async` chain) whose chain cell is `cell`: the address of the
-    /// table of shared instances it is reading, if any (see `SharedInstances`). The word after
-    /// the cell, in the same allocation.
-    static func hazard(of cell: UnsafeMutablePointer<Int>) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-        UnsafeMutableRawPointer(cell + 1).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    /// Makes `hazard`, a new resolution stack's, one that `waitUntilUnread` looks at.
+    static func addHazard(_ hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        state.withLock { _ = $0.hazards.insert(hazard) }
+    }
+
+    /// Forgets `hazard`, whose stack is going (its thread exits, so it reads nothing).
+    static func removeHazard(_ hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        state.withLock { _ = $0.hazards.remove(hazard) }
     }
 
     /// Reads the address published in `published` into `hazard`, until the two agree, and returns
-    /// it: from then on, a table taken down is kept until `hazard` no longer holds it. Call
-    /// `unprotect` after, whatever this returned.
+    /// it: from then on, the table there is not freed until `hazard` no longer holds it (see
+    /// `waitUntilUnread`). Call `unprotect` after, whatever this returned.
     @inline(__always)
     static func protect(
         _ published: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
@@ -180,49 +183,25 @@ enum Tombstones {
         return nil
     }
 
-    /// Clears `hazard`, and releases the tables taken down meanwhile that no other reader reads.
-    ///
-    /// The clear and the count's read are sequentially consistent, and `retire` counts a table
-    /// before it looks at the hazards: so a retire that found this hazard holding its table has
-    /// counted it by the time this reads the count, and the table is released here if nowhere
-    /// else.
+    /// Clears `hazard`, once what was read through it has been copied out.
     @inline(__always)
     static func unprotect(_ hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        _ = dependency_store_exchange(hazard, nil)
-        if _slowPath(dependency_store_load_retired_tables() != 0) { releaseRetired() }
+        dependency_store_store_release(hazard, nil)
     }
 
-    /// Called with the lock of the store that published `table` (at `address`) held, once it no
-    /// longer does: kept while a reader that read the address before is reading it, and released
-    /// by the last of them; otherwise the caller's reference is the last. A table never holds the
-    /// last reference to an instance (see `SharedInstances`), so releasing it under the lock
-    /// runs no `deinit` of anybody's.
-    static func retire(_ table: AnyObject, at address: UnsafeMutableRawPointer) {
-        // Counted first (see `unprotect`), uncounted if no reader holds it.
-        dependency_store_add_retired_tables(1)
-        state.withLock { state in
-            guard state.isRead(address) else {
-                dependency_store_add_retired_tables(-1)
-                return
-            }
-            state.retired.append((address, table))
+    /// Returns once no reader reads the table at `address`, which is no longer published: the
+    /// caller may free it then. A reader holds a table for one dictionary lookup and one retain,
+    /// and runs nobody's code meanwhile, so the wait is short and cannot wait for the caller.
+    ///
+    /// The order: a reader publishes its hazard, then reads the published address again; a store
+    /// publishes another address, then reads the hazards; all sequentially consistent. So a
+    /// reader that saw `address` still published has its hazard seen by the store, and the store
+    /// waits; a reader that publishes its hazard after the store read it finds `address` no
+    /// longer published, and does not use it.
+    static func waitUntilUnread(_ address: UnsafeMutableRawPointer) {
+        while state.withLock({ $0.isRead(address) }) {
+            dependency_store_yield()
         }
-    }
-
-    @inline(never)
-    private static func releaseRetired() {
-        let released: [AnyObject] = state.withLock { state in
-            var released: [AnyObject] = []
-            let reading = state
-            state.retired.removeAll { entry in
-                let read = reading.isRead(entry.address)
-                if !read { released.append(entry.table) }
-                return !read
-            }
-            dependency_store_add_retired_tables(-released.count)
-            return released
-        }
-        _ = released
     }
 
     // MARK: - The miss path
@@ -315,9 +294,8 @@ final class AsyncChainEpoch: @unchecked Sendable {
     private let slots = Lock(ChainSlots())
 
     init() {
-        // The chain's cell and its hazard (see `Tombstones.hazard(of:)`), which stays empty.
-        cell = .allocate(capacity: 2)
-        cell.initialize(repeating: 0, count: 2)
+        cell = .allocate(capacity: 1)
+        cell.initialize(to: 0)
         Tombstones.add(cell)
         begun = Tombstones.begin(in: cell)
     }

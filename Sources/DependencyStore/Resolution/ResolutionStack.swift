@@ -157,7 +157,9 @@ final class ResolutionStack {
 
     /// The address of the table of shared instances this thread is reading, if any (see
     /// `SharedInstances`).
-    var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> { Tombstones.hazard(of: chainCell) }
+    var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        UnsafeMutableRawPointer(chainCell + 1).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    }
 
     /// Whether a chain runs on this thread: a build, or a resolve of several instances at once,
     /// has begun and not returned.
@@ -276,16 +278,18 @@ final class ResolutionStack {
         frameStorage = .allocate(capacity: 16)
         escapePoint = .allocate(capacity: 1)
         escapePoint.initialize(to: nil)
-        // The chain's cell and the thread's hazard (see `Tombstones.hazard(of:)`).
+        // The chain's cell, and after it the thread's hazard (see `hazard`).
         chainCell = .allocate(capacity: 2)
         chainCell.initialize(repeating: 0, count: 2)
         Tombstones.add(chainCell)
+        Tombstones.addHazard(hazard)
     }
 
     deinit {
         // Frames hold nothing (their references are unretained), so there is nothing to deinitialise.
         frameStorage.deallocate()
         escapePoint.deallocate()
+        Tombstones.removeHazard(hazard)
         Tombstones.remove(chainCell)
         chainCell.deallocate()
     }

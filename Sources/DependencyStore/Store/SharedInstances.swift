@@ -15,13 +15,13 @@ internal import DependencyStoreAtomics
 ///
 /// A reader publishes the table's address in its thread's hazard, then checks the store still
 /// publishes it, and clears the hazard once it has copied its entry out (`Tombstones.protect`,
-/// `unprotect`). A table taken down or replaced goes through `Tombstones.retire`, which keeps it
-/// while a hazard holds its address; the last such reader releases it. So a reader never uses a
-/// freed table, and a table outlives its reign only by the reads under way when it ended. A
-/// table holds its instances strongly, but when it is taken down never alone: each is held by its
-/// slot too, or by the discard that takes the table down until it has closed the instance. So
-/// letting a table go there, under the store's lock, runs no `deinit`. A table kept for a reader
-/// may hold an instance's last reference by the time that reader lets it go, with no lock held.
+/// `unprotect`). A store that takes a table down or replaces it waits, under its lock, until no
+/// hazard holds the old address (`Tombstones.waitUntilUnread`): a read is one dictionary lookup
+/// and one retain, with nobody's code in it. Then it releases the table, there and then, as
+/// before the table existed: a table holds its instances strongly, but never alone (each is held
+/// by its slot too, or by the discard that takes the table down until it has closed the
+/// instance), so that release runs no `deinit`, and every instance's last release stays where
+/// it was, on the thread that discarded it, after it dropped the lock.
 final class SharedInstances {
     struct Entry {
         let box: AnyObject
@@ -76,12 +76,13 @@ extension StoreCore {
         Self.replace(in: sharedInstancesCell, with: nil)
     }
 
-    /// Publishes `table` (retained) in `cell` and retires what it replaces. Call with the lock of
-    /// the store `cell` belongs to held.
+    /// Publishes `table` (retained) in `cell` and releases what it replaces, once no reader reads
+    /// it. Call with the lock of the store `cell` belongs to held.
     static func replace(
         in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>, with table: UnsafeMutableRawPointer?
     ) {
         guard let old = dependency_store_exchange(cell, table) else { return }
-        Tombstones.retire(Unmanaged<SharedInstances>.fromOpaque(old).takeRetainedValue(), at: old)
+        Tombstones.waitUntilUnread(old)
+        Unmanaged<SharedInstances>.fromOpaque(old).release()
     }
 }

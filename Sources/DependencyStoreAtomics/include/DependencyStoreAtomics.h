@@ -75,15 +75,9 @@ static inline void dependency_store_end_chain(intptr_t *_Nonnull cell) {
     __atomic_store_n(cell, 0, __ATOMIC_SEQ_CST);
 }
 
-/// How many tables of shared instances are kept for the readers that were reading them when
-/// they were taken down (see Sources/DependencyStore/Store/SharedInstances.swift).
-extern intptr_t dependency_store_retired_tables;
-
-/// How many such tables are kept, sequentially consistent.
-intptr_t dependency_store_load_retired_tables(void);
-
-/// Adds `delta` to the count of kept tables, sequentially consistent.
-void dependency_store_add_retired_tables(intptr_t delta);
+/// Lets another thread run: what a store taking down a table of shared instances does while a
+/// reader still reads it (see Sources/DependencyStore/Store/SharedInstances.swift).
+void dependency_store_yield(void);
 
 /// Reads a chain's cell.
 intptr_t dependency_store_chain_epoch(intptr_t *_Nonnull cell);
