@@ -151,17 +151,22 @@ extension SharedInstancesTests {
     @Test func whatAResetDiscardsIsNeverReleasedInsideAnotherThreadsResolve() {
         let app = DependencyStore()
         let inside = Counter()
-        app.register(Tracked.self, scope: .singleton) { _ in Tracked(counting: inside) }
+        let register: @Sendable () -> Void = {
+            app.register(Tracked.self, scope: .singleton) { _ in Tracked(counting: inside) }
+        }
+        register()
         app.register(AppRepository(), for: AppRepository.self, scope: .singleton)
+        let deadline = Date().addingTimeInterval(1.5)
         onManyThreads(threads: 4, rounds: 1) { _, thread in
-            for _ in 0..<3_000 {
+            var round = 0
+            while Date() < deadline {
+                round += 1
                 if thread == 0 {
+                    // Discards, each after the instance was built: a reset, a new registration.
                     _ = app.resolve(Tracked.self)
-                    app.reset(.singleton)
+                    if round % 2 == 0 { app.reset(.singleton) } else { register() }
                     continue
                 }
-                // Both through the table: the repository's read may be what keeps a table that
-                // also holds the tracked instance.
                 // What the resolves return is released after the span: after a reset, this
                 // thread may hold the last reference to it, and then its release is this thread's.
                 let request = DependencyStore(parent: app)
