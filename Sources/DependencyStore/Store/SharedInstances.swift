@@ -57,7 +57,9 @@ extension StoreCore {
     }
 
     /// Publishes `box`, the built instance of this store's unnamed registration for `key`, which
-    /// `slot` keeps, for resolves through layered stores. Call with the registry's lock held.
+    /// `slot` keeps, for resolves through layered stores. Call with the registry's lock held: it
+    /// reads the table it replaces with no hazard, which is safe because every replace of this
+    /// store's table runs under that lock.
     func share(
         _ box: AnyObject, lifetime: AnyRegistration.Lifetime, for key: ObjectIdentifier, keptIn slot: InstanceSlot
     ) {
