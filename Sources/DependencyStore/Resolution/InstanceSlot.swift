@@ -38,6 +38,19 @@ final class InstanceSlot: @unchecked Sendable {
         self.belongsToAChain = belongsToAChain
     }
 
+    /// Keeps `kept`: the object itself, weakly, for `.weak`, else its box, which takes its place
+    /// in the order `registry`'s store closes what it kept (see `Closing/`). Call with that
+    /// store's lock held.
+    func hold(_ kept: AnyObject, weakly: Bool, in registry: inout StoreCore.Registry) {
+        if weakly {
+            object = kept
+        } else {
+            box = kept
+            registry.keptCount &+= 1
+            sequence = registry.keptCount
+        }
+    }
+
     /// What the slot keeps: the box, or the weakly held object. Call with the owning store's lock
     /// held.
     @inline(__always)
@@ -112,13 +125,7 @@ extension DependencyStore {
                 return
             }
             guard slot.generation == generation, !registry.isClosed, !buildsForALayer else { return }
-            if weak {
-                slot.object = kept
-            } else {
-                slot.box = kept
-                registry.keptCount &+= 1
-                slot.sequence = registry.keptCount
-            }
+            slot.hold(kept, weakly: weak, in: &registry)
         }
         if let removal { return keepInChain(kept, of: registration, weak: weak, removedBy: removal, build: build) }
         return kept
@@ -142,14 +149,7 @@ extension DependencyStore {
             slot = stack.chainSlot(for: registration, in: self, removedBy: how)
         }
         registry.withLock { registry in
-            guard slot.kept == nil else { return }
-            if weak {
-                slot.object = kept
-            } else {
-                slot.box = kept
-                registry.keptCount &+= 1
-                slot.sequence = registry.keptCount
-            }
+            if slot.kept == nil { slot.hold(kept, weakly: weak, in: &registry) }
         }
         return kept
     }
