@@ -66,6 +66,8 @@ extension StoreCore {
         let old = dependency_store_load_seq_cst(sharedInstancesCell).map {
             Unmanaged<SharedInstances>.fromOpaque($0).takeUnretainedValue()
         }
+        // Published meanwhile by another request that missed it at the same time.
+        if old?.entries[key]?.box === box { return }
         var entries = old?.entries ?? [:]
         entries[key] = SharedInstances.Entry(box: box, lifetime: lifetime)
         let table = Unmanaged.passRetained(SharedInstances(entries)).toOpaque()
