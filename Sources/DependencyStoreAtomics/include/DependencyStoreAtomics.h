@@ -1,9 +1,11 @@
 // The atomic operations DependencyStore needs and Swift's standard library does not offer
 // before Synchronization (iOS 18, macOS 15): publishing a pointer once, and reading it back
 // without a lock (see Sources/DependencyStore/Injection/OnceCell.swift); a counter a build
-// reads without a lock (see DependencyStore.hasStagesInScope); and the removal epoch that a
+// reads without a lock (see DependencyStore.hasStagesInScope); the removal epoch that a
 // resolution chain and an unload order themselves by (see
-// Sources/DependencyStore/Composition/Tombstones.swift).
+// Sources/DependencyStore/Composition/Tombstones.swift); and the table of instances a store
+// publishes for layered stores, with the hazards its readers protect it by (see
+// Sources/DependencyStore/Store/SharedInstances.swift).
 #ifndef DEPENDENCY_STORE_ATOMICS_H
 #define DEPENDENCY_STORE_ATOMICS_H
 
