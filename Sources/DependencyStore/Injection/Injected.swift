@@ -39,19 +39,10 @@
 /// > property's declaration (file and line), the store, and how to fix it. A registration whose
 /// > factory takes arguments cannot be injected: resolve it with `resolve(_:arguments:)`.
 @propertyWrapper
-public final class Injected<T> {
-    private let name: String?
-    /// Who resolves: this property on its first read, or the `Lazy` handle made of it.
-    private let requester: Requester
-    /// What the first read resolves from; read and cleared only inside `gate`.
-    @exclusivity(unchecked)
-    private var binding: InjectedBinding
-    /// The value once resolved, read without a lock.
-    @usableFromInline let cell = OnceCell<T>()
-
-    deinit {
-        cell.deallocate()
-    }
+public struct Injected<T> {
+    /// The value once resolved, read without a lock, and what the first read resolves with
+    /// (binding, name, requester), in one allocation (see `OnceCell`).
+    @usableFromInline let cell: OnceCell<T>
 
     /// Binds the property to the current ``DependencyStore/shared``.
     ///
@@ -65,7 +56,7 @@ public final class Injected<T> {
     ///     unnamed one.
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
-    public convenience init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
+    public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
         self.init(
             boundTo: DependencyStore.shared, name: name,
             requester: .injectedProperty(SourceLocation(fileID: fileID, line: line)))
@@ -73,9 +64,7 @@ public final class Injected<T> {
 
     /// Binds to `store`, for `requester`: how `Lazy` handles resolve exactly as a property does.
     init(boundTo store: DependencyStore, name: String?, requester: Requester) {
-        binding = InjectedBinding(store)
-        self.name = name
-        self.requester = requester
+        cell = OnceCell(binding: InjectedBinding(store), name: name, requester: requester)
         if let verifier = store.verifier {
             verifier.declared(T.self, name: name, optional: false, in: store, at: requester.location)
         }
@@ -113,9 +102,9 @@ public final class Injected<T> {
     /// The first read: resolves exactly once, then publishes.
     @usableFromInline @inline(never)
     func resolveFirst() -> T {
-        resolveOnce(cell: cell, type: T.self, name: name, requester: requester) {
-            let value = binding.store.resolve(T.self, name: name, arguments: .none, requester: requester)
-            binding = .resolved
+        resolveOnce(cell: cell, type: T.self) { cell in
+            let value = cell.binding.store.resolve(T.self, name: cell.name, arguments: .none, requester: cell.requester)
+            cell.binding = .resolved
             return value
         }
     }
@@ -152,10 +141,10 @@ extension Injected {
         if let published = cell.gate.published {
             return published.assumingMemoryBound(to: T.self).pointee
         }
-        return try resolveOnce(cell: cell, type: T.self, name: name, requester: requester) {
-            () throws(ResolutionError) -> T in
-            let value = try binding.store.resolveChecked(T.self, name: name, arguments: .none, requester: requester)
-            binding = .resolved
+        return try resolveOnce(cell: cell, type: T.self) { (cell) throws(ResolutionError) -> T in
+            let value = try cell.binding.store.resolveChecked(
+                T.self, name: cell.name, arguments: .none, requester: cell.requester)
+            cell.binding = .resolved
             return value
         }
     }
@@ -167,9 +156,9 @@ extension Injected {
         if let published = cell.gate.published {
             return published.assumingMemoryBound(to: T.self).pointee
         }
-        return resolveOnce(cell: cell, type: T.self, name: name, requester: requester) {
-            let value = binding.store.resolve(T.self, name: name, arguments: arguments, requester: requester)
-            binding = .resolved
+        return resolveOnce(cell: cell, type: T.self) { cell in
+            let value = cell.binding.store.resolve(T.self, name: cell.name, arguments: arguments, requester: cell.requester)
+            cell.binding = .resolved
             return value
         }
     }

@@ -1,43 +1,110 @@
 internal import DependencyStoreAtomics
 
 /// A value written once and then read by any thread without a lock, with the gate its one writer
-/// holds, all in one allocation: how an injected property keeps its value.
+/// holds and what its first read resolves with, all in one allocation: how an injected property
+/// (``Injected``, ``OptionalInjected``, and so `Lazy`) keeps its value.
 ///
-/// Layout: the gate's header (owner, published, mutex; see `RawGate`), then the value, inline.
-/// The value is initialised in place and its address published with a release store; a reader
-/// that loads the address with acquire sees the whole value. Nothing writes it again.
+/// The allocation is a `OnceStorage`: its header holds the gate (owner, published, mutex; see
+/// `RawGate`) first, then the binding, name and requester of the first read; the value follows,
+/// inline, as the buffer's one element. The value is initialised in place and its address
+/// published with a release store; a reader that loads the address with acquire sees the whole
+/// value. Nothing writes it again.
+///
+/// The cell is a struct of two words: the storage, which owns everything, and the gate's address
+/// in it, so that a read (`gate.published`) is one non-generic load, as it was when the gate had
+/// an allocation of its own.
 @usableFromInline
 struct OnceCell<Value> {
     @usableFromInline let gate: RawGate
+    let storage: OnceStorage
 
-    private static var valueOffset: Int {
+    /// Allocates a cell whose first read resolves with `binding`, `name` and `requester`.
+    init(binding: InjectedBinding, name: String?, requester: Requester) {
+        // Not generic, so that making one looks up no generic class's metadata at run time (about
+        // 200 instructions a property): the value's room is counted in words, with enough over
+        // for an alignment above the words'.
         let alignment = MemoryLayout<Value>.alignment
-        return (RawGate.headerSize + alignment - 1) / alignment * alignment
+        let bytes = MemoryLayout<Value>.size + max(0, alignment - MemoryLayout<UInt64>.alignment)
+        let words = (bytes + MemoryLayout<UInt64>.stride - 1) / MemoryLayout<UInt64>.stride
+        let buffer = OnceStorage.create(minimumCapacity: words) { _ in
+            OnceHeader(binding: binding, name: name, requester: requester, valueType: Value.self)
+        }
+        storage = unsafeDowncast(buffer, to: OnceStorage.self)
+        gate = storage.withUnsafeMutablePointerToHeader { header in
+            RawGate(initializingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
+        }
     }
 
-    /// Allocates and initialises an empty cell.
-    init() {
-        let memory = UnsafeMutableRawPointer.allocate(
-            byteCount: Self.valueOffset + MemoryLayout<Value>.size,
-            alignment: max(16, MemoryLayout<Value>.alignment)
-        )
-        gate = RawGate(initializingAt: memory)
+    /// What the first read resolves from; read and cleared only inside `gate`.
+    var binding: InjectedBinding {
+        get { storage.withUnsafeMutablePointerToHeader { $0.pointee.binding } }
+        nonmutating set { storage.withUnsafeMutablePointerToHeader { $0.pointee.binding = newValue } }
     }
+
+    /// The name the property resolves by.
+    var name: String? { storage.withUnsafeMutablePointerToHeader { $0.pointee.name } }
+
+    /// Who resolves: the property on its first read, or the `Lazy` handle made of it.
+    var requester: Requester { storage.withUnsafeMutablePointerToHeader { $0.pointee.requester } }
 
     /// Publishes `value`. Call once, from the one thread inside the gate.
     func publish(_ value: Value) {
         precondition(gate.publishedCell.pointee == nil, "DependencyStore: an injected value was published twice")
-        let address = gate.base + Self.valueOffset
+        let address = storage.valueAddress(alignment: MemoryLayout<Value>.alignment)
         address.initializeMemory(as: Value.self, repeating: value, count: 1)
         dependency_store_store_release(gate.publishedCell, address)
     }
+}
 
-    /// Destroys the value, if published, and frees the memory. Call from the owner's `deinit`.
-    func deallocate() {
-        if let value = gate.publishedCell.pointee {
-            value.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
-        }
-        gate.destroy()
-        gate.base.deallocate()
+/// The header of an injected property's one allocation. The gate's memory comes first and must
+/// not move: the buffer's header does not, for as long as the buffer lives.
+struct OnceHeader {
+    /// The gate's memory (see `RawGate`): initialised in place once the buffer exists.
+    var gateMemory: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, PlatformMutex)
+    /// What the first read resolves from; read and cleared only inside the gate.
+    var binding: InjectedBinding
+    let name: String?
+    let requester: Requester
+    /// The type of the value, to destroy it with the storage.
+    let valueType: Any.Type
+
+    init(binding: InjectedBinding, name: String?, requester: Requester, valueType: Any.Type) {
+        gateMemory = (nil, nil, PlatformMutex())
+        self.binding = binding
+        self.name = name
+        self.requester = requester
+        self.valueType = valueType
     }
+
+    /// Where the gate's memory is in the header.
+    static let gateOffset = MemoryLayout<OnceHeader>.offset(of: \.gateMemory)!
+}
+
+/// The one allocation of an injected property: `OnceHeader`, then room for the value, which is
+/// there once published.
+final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
+    /// Where the value goes: the first address of the room aligned to `alignment`.
+    func valueAddress(alignment: Int) -> UnsafeMutableRawPointer {
+        withUnsafeMutablePointerToElements { words in
+            let address = UInt(bitPattern: words)
+            let mask = UInt(alignment - 1)
+            return UnsafeMutableRawPointer(bitPattern: (address + mask) & ~mask)!
+        }
+    }
+
+    deinit {
+        withUnsafeMutablePointerToHeader { header in
+            let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
+            if let value = gate.publishedCell.pointee {
+                destroyValue(of: header.pointee.valueType, at: value)
+            }
+            gate.destroy()
+        }
+        // The header itself is destroyed by `ManagedBuffer`.
+    }
+}
+
+/// Destroys the `Value` at `address`.
+private func destroyValue<Value>(of type: Value.Type, at address: UnsafeMutableRawPointer) {
+    address.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
 }

@@ -21,18 +21,10 @@
 /// > Important: Only absence gives `nil`. A cycle, a registration that needs arguments, or a
 /// > missing registration that the dependency's own factory resolves still traps.
 @propertyWrapper
-public final class OptionalInjected<T> {
-    private let name: String?
-    private let declaration: SourceLocation
-    /// What the first read resolves from; read and cleared only inside `gate`.
-    @exclusivity(unchecked)
-    private var binding: InjectedBinding
-    /// The value once resolved, read without a lock.
-    private let cell = OnceCell<T?>()
-
-    deinit {
-        cell.deallocate()
-    }
+public struct OptionalInjected<T> {
+    /// The answer once decided, read without a lock, and what the first read resolves with, in
+    /// one allocation (see `OnceCell`).
+    private let cell: OnceCell<T?>
 
     /// Binds the property to the current ``DependencyStore/shared``.
     ///
@@ -47,9 +39,8 @@ public final class OptionalInjected<T> {
     ///   - line: The line of the declaration. Leave the default.
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
         let store = DependencyStore.shared
-        binding = InjectedBinding(store)
-        self.name = name
-        declaration = SourceLocation(fileID: fileID, line: line)
+        let declaration = SourceLocation(fileID: fileID, line: line)
+        cell = OnceCell(binding: InjectedBinding(store), name: name, requester: .injectedProperty(declaration))
         if let verifier = store.verifier {
             verifier.declared(T.self, name: name, optional: true, in: store, at: declaration)
         }
@@ -61,9 +52,9 @@ public final class OptionalInjected<T> {
         if let published = cell.gate.published {
             return published.assumingMemoryBound(to: T?.self).pointee
         }
-        return resolveOnce(cell: cell, type: T.self, name: name, requester: .injectedProperty(declaration)) {
-            let value = binding.store.resolveIfRegistered(T.self, name: name, requester: .injectedProperty(declaration))
-            binding = .resolved
+        return resolveOnce(cell: cell, type: T.self) { cell in
+            let value = cell.binding.store.resolveIfRegistered(T.self, name: cell.name, requester: cell.requester)
+            cell.binding = .resolved
             return value
         }
     }

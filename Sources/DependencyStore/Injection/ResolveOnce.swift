@@ -45,9 +45,7 @@ enum InjectedBinding {
 func resolveOnce<Value, Failure: Error>(
     cell: OnceCell<Value>,
     type: Any.Type,
-    name: String?,
-    requester: Requester,
-    _ resolve: () throws(Failure) -> Value
+    _ resolve: (OnceCell<Value>) throws(Failure) -> Value
 ) throws(Failure) -> Value {
     let gate = cell.gate
     let stack = ResolutionStack.current
@@ -55,17 +53,19 @@ func resolveOnce<Value, Failure: Error>(
         // This thread is inside this property's own resolution: the factory needs the value it is
         // building. Waiting for the gate would deadlock; resolving again lets the store detect
         // the cycle on this thread's chain and trap with the whole chain.
-        return try resolve()
+        return try resolve(cell)
     }
-    if let refusal = gate.enter(on: stack, waitingFor: .property(type: type, name: name, requester: requester)) {
-        DependencyStore.refused(refusal, resolving: type, name: name, at: requester)
+    if let refusal = gate.enter(
+        on: stack, waitingFor: .property(type: type, name: cell.name, requester: cell.requester))
+    {
+        DependencyStore.refused(refusal, resolving: type, name: cell.name, at: cell.requester)
     }
     defer { gate.leave() }
     if let published = gate.published {
         return published.assumingMemoryBound(to: Value.self).pointee
     }
     // A throw publishes nothing: the next read resolves again.
-    let value = try resolve()
+    let value = try resolve(cell)
     // Exactly once: only the thread inside the gate that found nothing published gets here.
     cell.publish(value)
     return value

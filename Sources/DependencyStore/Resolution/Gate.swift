@@ -19,6 +19,11 @@ struct RawGate {
         mutex.initializeMutex()
     }
 
+    /// The gate already initialised in `base`.
+    init(existingAt base: UnsafeMutableRawPointer) {
+        self.base = base
+    }
+
     /// Destroys the mutex; the caller frees the memory.
     func destroy() {
         mutex.destroyMutex()
