@@ -109,8 +109,8 @@ struct Server {
 
     func handleThroughAStore(_ number: Int) -> Int {
         let request = DependencyStore(parent: app)
-        request.register(RequestID(value: number), for: RequestID.self)
-        request.register(user, for: RequestUser.self)
+        request.provide(RequestID(value: number), for: RequestID.self)
+        request.provide(user, for: RequestUser.self)
         return request.execute { RequestHandler() }.handle()
     }
 }

@@ -103,9 +103,9 @@ public struct Injected<T> {
     @usableFromInline @inline(never)
     func resolveFirst() -> T {
         resolveOnce(cell: cell, type: T.self) { cell in
-            let value = cell.binding.store.resolve(T.self, name: cell.name, arguments: .none, requester: cell.requester)
-            cell.binding = .resolved
-            return value
+            cell.resolveFromBinding { store, name, requester in
+                store.resolve(T.self, name: name, arguments: .none, requester: requester)
+            }
         }
     }
 }
@@ -142,10 +142,9 @@ extension Injected {
             return published.assumingMemoryBound(to: T.self).pointee
         }
         return try resolveOnce(cell: cell, type: T.self) { (cell) throws(ResolutionError) -> T in
-            let value = try cell.binding.store.resolveChecked(
-                T.self, name: cell.name, arguments: .none, requester: cell.requester)
-            cell.binding = .resolved
-            return value
+            try cell.resolveFromBinding { (store, name, requester) throws(ResolutionError) -> T in
+                try store.resolveChecked(T.self, name: name, arguments: .none, requester: requester)
+            }
         }
     }
 
@@ -157,9 +156,9 @@ extension Injected {
             return published.assumingMemoryBound(to: T.self).pointee
         }
         return resolveOnce(cell: cell, type: T.self) { cell in
-            let value = cell.binding.store.resolve(T.self, name: cell.name, arguments: arguments, requester: cell.requester)
-            cell.binding = .resolved
-            return value
+            cell.resolveFromBinding { store, name, requester in
+                store.resolve(T.self, name: name, arguments: arguments, requester: requester)
+            }
         }
     }
 }

@@ -23,10 +23,7 @@ struct OnceCell<Value> {
         // Not generic, so that making one looks up no generic class's metadata at run time (about
         // 200 instructions a property): the value's room is counted in words, with enough over
         // for an alignment above the words'.
-        let alignment = MemoryLayout<Value>.alignment
-        let bytes = MemoryLayout<Value>.size + max(0, alignment - MemoryLayout<UInt64>.alignment)
-        let words = (bytes + MemoryLayout<UInt64>.stride - 1) / MemoryLayout<UInt64>.stride
-        let buffer = OnceStorage.create(minimumCapacity: words) { _ in
+        let buffer = OnceStorage.create(minimumCapacity: InstanceBox.roomInWords(for: Value.self)) { _ in
             OnceHeader(binding: binding, name: name, requester: requester, valueType: Value.self)
         }
         storage = unsafeDowncast(buffer, to: OnceStorage.self)
@@ -35,22 +32,36 @@ struct OnceCell<Value> {
         }
     }
 
-    /// What the first read resolves from; read and cleared only inside `gate`.
-    var binding: InjectedBinding {
-        get { storage.withUnsafeMutablePointerToHeader { $0.pointee.binding } }
-        nonmutating set { storage.withUnsafeMutablePointerToHeader { $0.pointee.binding = newValue } }
+    /// The header: what the first read resolves with, read in place. Valid while the cell is,
+    /// which holds the storage. `binding` is read and cleared only inside `gate`.
+    var header: UnsafeMutablePointer<OnceHeader> {
+        storage.withUnsafeMutablePointerToHeader { $0 }
     }
 
     /// The name the property resolves by.
-    var name: String? { storage.withUnsafeMutablePointerToHeader { $0.pointee.name } }
+    var name: String? { header.pointee.name }
 
     /// Who resolves: the property on its first read, or the `Lazy` handle made of it.
-    var requester: Requester { storage.withUnsafeMutablePointerToHeader { $0.pointee.requester } }
+    var requester: Requester { header.pointee.requester }
+
+    /// Resolves from the binding, with the property's name and requester, and drops the binding:
+    /// what every first read runs inside the gate.
+    @inline(__always)
+    func resolveFromBinding<Failure: Error>(
+        _ resolve: (DependencyStore, String?, Requester) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        let header = self.header
+        let value = try resolve(header.pointee.binding.store, header.pointee.name, header.pointee.requester)
+        header.pointee.binding = .resolved
+        return value
+    }
 
     /// Publishes `value`. Call once, from the one thread inside the gate.
     func publish(_ value: Value) {
         precondition(gate.publishedCell.pointee == nil, "DependencyStore: an injected value was published twice")
-        let address = storage.valueAddress(alignment: MemoryLayout<Value>.alignment)
+        let address = storage.withUnsafeMutablePointerToElements {
+            alignedAddress($0, alignment: MemoryLayout<Value>.alignment)
+        }
         address.initializeMemory(as: Value.self, repeating: value, count: 1)
         dependency_store_store_release(gate.publishedCell, address)
     }
@@ -83,15 +94,6 @@ struct OnceHeader {
 /// The one allocation of an injected property: `OnceHeader`, then room for the value, which is
 /// there once published.
 final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
-    /// Where the value goes: the first address of the room aligned to `alignment`.
-    func valueAddress(alignment: Int) -> UnsafeMutableRawPointer {
-        withUnsafeMutablePointerToElements { words in
-            let address = UInt(bitPattern: words)
-            let mask = UInt(alignment - 1)
-            return UnsafeMutableRawPointer(bitPattern: (address + mask) & ~mask)!
-        }
-    }
-
     deinit {
         withUnsafeMutablePointerToHeader { header in
             let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
@@ -102,9 +104,4 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         }
         // The header itself is destroyed by `ManagedBuffer`.
     }
-}
-
-/// Destroys the `Value` at `address`.
-private func destroyValue<Value>(of type: Value.Type, at address: UnsafeMutableRawPointer) {
-    address.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
 }

@@ -53,9 +53,9 @@ public struct OptionalInjected<T> {
             return published.assumingMemoryBound(to: T?.self).pointee
         }
         return resolveOnce(cell: cell, type: T.self) { cell in
-            let value = cell.binding.store.resolveIfRegistered(T.self, name: cell.name, requester: cell.requester)
-            cell.binding = .resolved
-            return value
+            cell.resolveFromBinding { store, name, requester in
+                store.resolveIfRegistered(T.self, name: name, requester: requester)
+            }
         }
     }
 }

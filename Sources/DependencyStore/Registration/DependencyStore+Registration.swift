@@ -39,6 +39,48 @@ extension DependencyStore {
         add(dependency, as: Registration<T>.self, name: name, scope: scope, fileID: fileID, line: line)
     }
 
+    /// Puts a ready value into the store for `type`: every resolve of `type` (with `name`) hands
+    /// out this value, with no factory to run.
+    ///
+    /// For what exists before anyone resolves it, such as a request's id or its user, given to
+    /// the store made for that request:
+    ///
+    /// ```swift
+    /// let request = DependencyStore(parent: app)
+    /// request.provide(RequestID("r-1"), for: RequestID.self)
+    /// request.provide(user, for: User.self)
+    /// ```
+    ///
+    /// It is a registration, listed (as a provided value), verified, replaced, unregistered and
+    /// unloaded like any other; what differs is that the value is the one you pass, kept by the
+    /// store as is. `register(_:for:)` evaluates its expression at each resolve instead (with
+    /// the default ``Scope/unique``), and a store keeps what it built only in a cached scope. A
+    /// resolve of a provided value costs what the resolve of a built singleton does. The store
+    /// did not build the value, so it never closes it; `reset` does not touch it. A decorator of
+    /// `type` in scope decorates it at each resolve, as it decorates a `.unique` registration's
+    /// value.
+    ///
+    /// Providing again for the same type and name replaces the earlier value (or registration)
+    /// for every later resolve.
+    ///
+    /// - Parameters:
+    ///   - value: The value every resolve hands out.
+    ///   - type: The type that callers will ask for. It can be left out when it is the value's.
+    ///   - name: Tells apart several registrations of one type. `nil`, the default, is the one
+    ///     that a resolve without a name finds.
+    ///   - fileID: Where the value is provided, for diagnostics. Leave the default.
+    ///   - line: The line where it is provided. Leave the default.
+    @inlinable
+    public func provide<T>(
+        _ value: T,
+        for type: T.Type = T.self,
+        name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        add(value, as: Registration<T>.self, name: name, fileID: fileID, line: line)
+    }
+
     /// Registers a factory for `type` that builds the value from other dependencies of the store.
     ///
     /// Use this form for constructor injection: the factory receives the store that is resolving
@@ -155,6 +197,23 @@ extension DependencyStore {
                 location: SourceLocation(fileID: fileID, line: line),
                 arguments: nil,
                 build: { _, _ in dependency() }
+            ))
+    }
+
+    /// Adds a registration of the provided `value`, made as `kind`: what `provide(_:for:)` does
+    /// (see above for why `kind` is passed).
+    @usableFromInline
+    func add<T>(_ value: T, as kind: Registration<T>.Type, name: String?, fileID: StaticString, line: UInt) {
+        add(
+            kind.init(
+                name: name,
+                scope: .unique,
+                location: SourceLocation(fileID: fileID, line: line),
+                arguments: nil,
+                // The value lives in this closure's context: one allocation besides the
+                // registration's.
+                build: { _, _ in value },
+                isProvided: true
             ))
     }
 

@@ -37,6 +37,9 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
     /// The assembly that registered it (`SessionAssembly`), if it was registered while
     /// `apply` ran one.
     public let assembly: String?
+    /// Whether it is a value given with ``DependencyStore/provide(_:for:name:fileID:line:)``,
+    /// handed out as is, rather than a factory's.
+    public let isProvidedValue: Bool
 
     init(_ registration: AnyRegistration, hasKeptInstance: Bool, inheritedFrom: String?) {
         type = Diagnostics.shortName(of: registration.type)
@@ -61,6 +64,7 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
             forwardsTo = targetName.map { "\(short) (named \"\($0)\")" } ?? short
         }
         assembly = registration.assembly?.name
+        isProvidedValue = registration.isProvided
     }
 
     /// `Greeting (named "formal"), .unique, arguments (String, Int), registered at
@@ -71,13 +75,16 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
         if isContribution { parts[0] = "element of [\(type)]" + (name.map { " named \"\($0)\"" } ?? "") }
         if let forwardsTo {
             parts.append("forwards to \(forwardsTo)")
+        } else if isProvidedValue {
+            parts.append("provided value")
         } else {
             parts.append(scope.description)
         }
         if runsOnMainActor { parts.append("on the main actor") }
         if isAsync { parts.append("async") }
         if !argumentTypes.isEmpty { parts.append("arguments (\(argumentTypes.joined(separator: ", ")))") }
-        parts.append((isContribution ? "contributed at " : "registered at ") + registeredAt)
+        let verb = isContribution ? "contributed" : isProvidedValue ? "provided" : "registered"
+        parts.append("\(verb) at \(registeredAt)")
         if let assembly { parts.append("by \(assembly)") }
         if hasKeptInstance { parts.append("instance kept") }
         if let inheritedFrom { parts.append("from \(inheritedFrom)") }

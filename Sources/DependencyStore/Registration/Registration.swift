@@ -39,6 +39,10 @@ class AnyRegistration {
     let role: Role
     /// The assembly that was being applied when it was made, if any: what `unload` removes.
     let assembly: AssemblyTag?
+    /// Made by `provide(_:for:)`: its `build` hands out the value it was given, and a lookup
+    /// hands the registration itself out as a kept instance (see `DependencyStore.instance`), so
+    /// that a resolve runs neither a chain nor a build.
+    let isProvided: Bool
 
     /// What a registration is to its store.
     enum Role {
@@ -89,9 +93,11 @@ class AnyRegistration {
         acceptsArguments: ((Any) -> Bool)?,
         isolation: Isolation,
         role: Role,
-        assembly: AssemblyTag?
+        assembly: AssemblyTag?,
+        isProvided: Bool
     ) {
         self.type = type
+        self.isProvided = isProvided
         self.isolation = isolation
         self.role = role
         self.assembly = assembly
@@ -133,8 +139,8 @@ class AnyRegistration {
 
 @usableFromInline
 final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked Sendable {
-    /// Runs the factory, with the arguments `accepts(_:)` has already checked. For a main-actor
-    /// registration, call it only on the main thread.
+    /// Runs the factory, with the arguments `accepts(_:)` has already checked, or hands out the
+    /// provided value. For a main-actor registration, call it only on the main thread.
     let build: (DependencyStore, GivenArguments) -> T
     /// The factory of an `async` registration, or the main-actor factory run on the main actor;
     /// `nil` for the others, which `resolveAsync` builds with `build`.
@@ -155,7 +161,8 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         assembly: AssemblyTag? = AssemblyTag.current,
         build: @escaping (DependencyStore, GivenArguments) -> T,
         buildAsync: (@Sendable (DependencyStore, Requester) async throws -> T)? = nil,
-        closeHook: CloseHook<T>? = nil
+        closeHook: CloseHook<T>? = nil,
+        isProvided: Bool = false
     ) {
         self.build = build
         self.buildAsync = buildAsync
@@ -172,7 +179,8 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
             acceptsArguments: arguments?.accept,
             isolation: isolation,
             role: role,
-            assembly: assembly
+            assembly: assembly,
+            isProvided: isProvided
         )
     }
 
@@ -187,7 +195,8 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
             assembly: assembly,
             build: build,
             buildAsync: buildAsync,
-            closeHook: closeHook?.withLock { $0 }
+            closeHook: closeHook?.withLock { $0 },
+            isProvided: isProvided
         )
     }
 

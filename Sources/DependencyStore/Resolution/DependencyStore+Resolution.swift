@@ -380,7 +380,14 @@ extension DependencyStore {
                 ResolutionStack.recordLookupEpoch()
                 return .observed(Found(registration: stored, slot: stored.slot, kept: stored.slot?.kept))
             }
-            guard let slot = stored.slot else { return .unkept(stored, epoch: Tombstones.currentEpoch) }
+            guard let slot = stored.slot else {
+                // A provided value is handed out as a kept instance is, unless a stage (a
+                // decorator, as for any `.unique` registration) is in scope.
+                if takingKeptInstance, stored.isProvided, !hasStagesInScope {
+                    return .kept(stored, .unique)
+                }
+                return .unkept(stored, epoch: Tombstones.currentEpoch)
+            }
             if takingKeptInstance, stored.isPlain, let kept = slot.kept {
                 return .kept(kept, stored.lifetime)
             }
@@ -640,11 +647,22 @@ extension DependencyStore {
     /// The instance a slot keeps, as the `T` it was built as.
     @inline(__always)
     static func instance<T>(_ kept: AnyObject, as type: T.Type, lifetime: AnyRegistration.Lifetime) -> T {
+        if _fastPath(lifetime == .cached) {
+            return unsafeDowncast(kept, to: InstanceBox.self).value(as: T.self)
+        }
         if lifetime == .weak {
             // A `.weak` slot keeps the object itself, built as a T.
             return kept as! T
         }
-        return unsafeDowncast(kept, to: InstanceBox.self).value(as: T.self)
+        return providedValue(kept, as: type)
+    }
+
+    /// The value of `registration`, a provided value's, whose `build` hands the value out and
+    /// takes no notice of the store it is given. Out of line, so that the resolve of a built
+    /// singleton, which shares `instance`, saves the registers this call would take.
+    @inline(never)
+    private static func providedValue<T>(_ registration: AnyObject, as type: T.Type) -> T {
+        unsafeDowncast(registration, to: Registration<T>.self).build(root, .none)
     }
 
     /// `instance(_:as:lifetime:)` of a kept object the lookup hands over: released here, as the one

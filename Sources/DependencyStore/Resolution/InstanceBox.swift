@@ -1,39 +1,61 @@
 /// A built instance, boxed so that a slot can hold an instance of any type without being generic.
 ///
-/// The value lives behind a raw pointer in this non-generic base, so reading it as a `T` needs
-/// only `T`, which the resolve has at hand: reading a field of a generic class (`Box<T>.value`)
-/// from code that is not specialised would look up `Box<T>`'s metadata at run time first, which
-/// costs as much as the rest of the resolve of a built singleton.
-class InstanceBox {
-    let value: UnsafeMutableRawPointer
-
-    fileprivate init(value: UnsafeMutableRawPointer) {
-        self.value = value
+/// One allocation, of a class that is not generic: the value's type in the header, the value
+/// inline after it, at the first address its alignment allows. Reading it as a `T` needs only
+/// `T`, which the resolve has at hand; a generic box (`Box<T>`) would make code that is not
+/// specialised look up `Box<T>`'s metadata at run time, to make one or to read it, which costs as
+/// much as the rest of the resolve of a built singleton.
+final class InstanceBox: ManagedBuffer<InstanceBox.Header, UInt64> {
+    struct Header {
+        /// Where the value is, in the room after the header: one load for a resolve to find it.
+        var value: UnsafeMutableRawPointer?
+        /// The type of the value, to destroy it with the box.
+        let valueType: Any.Type
     }
 
     /// Boxes `value`.
     static func make<T>(_ value: T) -> InstanceBox {
-        TypedInstanceBox(value)
+        let box = unsafeDowncast(
+            create(minimumCapacity: roomInWords(for: T.self)) { _ in Header(value: nil, valueType: T.self) },
+            to: InstanceBox.self)
+        box.withUnsafeMutablePointers { header, words in
+            let address = alignedAddress(words, alignment: MemoryLayout<T>.alignment)
+            address.initializeMemory(as: T.self, repeating: value, count: 1)
+            header.pointee.value = address
+        }
+        return box
+    }
+
+    /// How many words hold a `T` at the first address its alignment allows after the header.
+    @inline(__always)
+    static func roomInWords<T>(for type: T.Type) -> Int {
+        let alignment = MemoryLayout<T>.alignment
+        let bytes = MemoryLayout<T>.size + max(0, alignment - MemoryLayout<UInt64>.alignment)
+        return (bytes + MemoryLayout<UInt64>.stride - 1) / MemoryLayout<UInt64>.stride
     }
 
     /// The value, which must have been boxed as a `T`.
     @inline(__always)
     func value<T>(as type: T.Type) -> T {
-        value.assumingMemoryBound(to: T.self).pointee
-    }
-}
-
-/// The subclass that knows the type, to destroy the value with the box.
-private final class TypedInstanceBox<T>: InstanceBox {
-    init(_ value: T) {
-        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
-        pointer.initialize(to: value)
-        super.init(value: UnsafeMutableRawPointer(pointer))
+        withUnsafeMutablePointerToHeader { $0.pointee.value.unsafelyUnwrapped }.assumingMemoryBound(to: T.self).pointee
     }
 
     deinit {
-        let pointer = value.assumingMemoryBound(to: T.self)
-        pointer.deinitialize(count: 1)
-        pointer.deallocate()
+        withUnsafeMutablePointerToHeader { header in
+            destroyValue(of: header.pointee.valueType, at: header.pointee.value.unsafelyUnwrapped)
+        }
     }
+}
+
+/// The first address at or after `words` aligned to `alignment`: where a box of words keeps a
+/// value (`InstanceBox`, `OnceStorage`).
+@inline(__always)
+func alignedAddress(_ words: UnsafeMutablePointer<UInt64>, alignment: Int) -> UnsafeMutableRawPointer {
+    let mask = UInt(alignment - 1)
+    return UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: words) + mask) & ~mask).unsafelyUnwrapped
+}
+
+/// Destroys the `Value` at `address`: for a box that knows the value's type only as a metatype.
+func destroyValue<Value>(of type: Value.Type, at address: UnsafeMutableRawPointer) {
+    address.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
 }

@@ -21,7 +21,7 @@ public struct RequestStoreMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let store = DependencyStore(parent: app)
-        store.register(RequestIdentifier(context.id), for: RequestIdentifier.self)
+        store.provide(RequestIdentifier(context.id), for: RequestIdentifier.self)
         var context = context
         context.requestStore = store
         return try await next(request, context)

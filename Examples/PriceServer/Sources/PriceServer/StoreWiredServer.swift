@@ -23,7 +23,7 @@ public enum StoreWiredServer {
         router.get("price") { request, context in
             let currency = try request.requestedCurrency()
             let store = try context.store()
-            store.register(currency, for: Currency.self)
+            store.provide(currency, for: Currency.self)
             return try await store.execute { try await InjectedPriceHandler().respond() }
         }
         router.get("token") { request, context in

@@ -1,0 +1,198 @@
+import DependencyStore
+import Foundation
+import Testing
+
+/// A request's own values, as a server's store per request holds them.
+private struct RequestID: Equatable, Sendable {
+    let value: String
+}
+
+private final class RequestUser: Sendable {
+    let name: String
+    init(name: String) { self.name = name }
+}
+
+/// A value the store must never close: it did not build it.
+private final class Connection: Closable, @unchecked Sendable {
+    var closed = 0
+    func close() { closed += 1 }
+}
+
+private final class Handler {
+    @Injected var id: RequestID
+    @Injected var user: RequestUser
+    @Injected var greeting: Greeting
+}
+
+private final class Tracked {
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
+struct ProvidedValueTests {
+    @Test func everyResolveHandsOutTheValueItselfAndRunsNothing() throws {
+        let store = DependencyStore()
+        let user = RequestUser(name: "ada")
+        store.provide(RequestID(value: "r-1"), for: RequestID.self)
+        store.provide(user)
+
+        #expect(store.resolve(RequestID.self) == RequestID(value: "r-1"))
+        #expect(store.resolve(RequestUser.self) === user)
+        #expect(store.resolve(RequestUser.self) === user, "the same instance at every resolve")
+        #expect(try store.tryResolve(RequestID.self).value == "r-1")
+        #expect(store.resolveIfRegistered(RequestUser.self) === user)
+        #expect(store.isRegistered(RequestID.self))
+    }
+
+    @Test func aRequestStoreOverTheAppsFeedsInjectedProperties() {
+        let app = DependencyStore()
+        app.register(FixedGreeting("hello"), for: Greeting.self, scope: .singleton)
+        let request = DependencyStore(parent: app)
+        request.provide(RequestID(value: "r-2"))
+        request.provide(RequestUser(name: "grace"))
+
+        let handler = request.execute { Handler() }
+
+        #expect(handler.id.value == "r-2")
+        #expect(handler.user.name == "grace")
+        #expect(handler.greeting.text == "hello")
+        #expect(!app.isRegistered(RequestID.self), "the app's store is untouched")
+        // A store that only provides values shares the app's singletons.
+        #expect(handler.greeting as AnyObject === app.resolve(Greeting.self) as AnyObject)
+    }
+
+    @Test func namedValuesAreToldApart() {
+        let store = DependencyStore()
+        store.provide(RequestID(value: "outer"), name: "outer")
+        store.provide(RequestID(value: "inner"), name: "inner")
+
+        #expect(store.resolve(RequestID.self, name: "outer").value == "outer")
+        #expect(store.resolve(RequestID.self, name: "inner").value == "inner")
+        #expect(store.resolveIfRegistered(RequestID.self) == nil, "no unnamed one")
+    }
+
+    @Test func theListingSaysItIsAProvidedValue() throws {
+        let store = DependencyStore()
+        store.provide(RequestID(value: "r-3"), for: RequestID.self)
+        store.register(FixedGreeting("hi"), for: Greeting.self)
+
+        let entries = store.registrations
+        let provided = try #require(entries.first { $0.type == "RequestID" })
+        #expect(provided.isProvidedValue)
+        #expect(provided.description.hasPrefix("RequestID, provided value, provided at DependencyStoreTests/"))
+        #expect(entries.first { $0.type == "Greeting" }?.isProvidedValue == false)
+    }
+
+    @Test func aRequestStoreThatProvidesWhatTheAppDeclaresPerRequestVerifies() {
+        let app = DependencyStore()
+        app.providedPerRequest(RequestID.self)
+        app.register(Greeting.self) { store in FixedGreeting("for \(store.resolve(RequestID.self).value)") }
+        #expect(app.verify().isClean, "the declaration stands in for the value")
+
+        let request = DependencyStore(parent: app)
+        request.provide(RequestID(value: "r-4"))
+        #expect(request.verify().isClean, "the provided value satisfies the declaration")
+        #expect(request.resolve(Greeting.self).text == "for r-4")
+    }
+
+    @Test func aMissingValueIsReportedByVerificationAsAMissingRegistrationIs() {
+        let store = DependencyStore()
+        store.register(Greeting.self) { store in FixedGreeting(store.resolve(RequestID.self).value) }
+        #expect(!store.verify().isClean)
+        store.provide(RequestID(value: "r-5"))
+        #expect(store.verify().isClean)
+    }
+
+    @Test func unregisterRemovesItAndAResolveAfterNamesTheRemoval() {
+        let store = DependencyStore()
+        store.provide(RequestID(value: "r-6"))
+        #expect(store.unregister(RequestID.self))
+        #expect(!store.isRegistered(RequestID.self))
+        do {
+            _ = try store.tryResolve(RequestID.self)
+            Issue.record("resolved a removed value")
+        } catch {
+            #expect("\(error)".contains("unregister"), "names the removal: \(error)")
+        }
+    }
+
+    @Test func providingAgainOrRegisteringReplacesIt() {
+        let store = DependencyStore()
+        store.provide(RequestID(value: "first"))
+        store.provide(RequestID(value: "second"))
+        #expect(store.resolve(RequestID.self).value == "second")
+        store.register(RequestID(value: "registered"), for: RequestID.self)
+        #expect(store.resolve(RequestID.self).value == "registered")
+        store.provide(RequestID(value: "provided"))
+        #expect(store.resolve(RequestID.self).value == "provided")
+    }
+
+    @Test func aDecoratorInScopeDecoratesItAtEachResolve() {
+        let app = DependencyStore()
+        let decorations = Counter()
+        app.decorate(Greeting.self) { _, greeting in
+            decorations.increment()
+            return FixedGreeting(greeting.text + "!")
+        }
+        let request = DependencyStore(parent: app)
+        request.provide(FixedGreeting("hi"), for: Greeting.self)
+
+        #expect(request.resolve(Greeting.self).text == "hi!")
+        #expect(request.resolve(Greeting.self).text == "hi!", "decorated from the value, not from the last result")
+        #expect(decorations.value == 2)
+    }
+
+    @Test func observersSeeEveryResolve() {
+        let store = DependencyStore()
+        store.provide(RequestID(value: "r-7"))
+        let events = Counter()
+        let observation = store.observeResolves { event in
+            if event.type == RequestID.self { events.increment() }
+        }
+        _ = store.resolve(RequestID.self)
+        _ = store.resolve(RequestID.self)
+        withExtendedLifetime(observation) {}
+        #expect(events.value == 2)
+    }
+
+    @Test func theStoreNeverClosesNorResetsAValueItDidNotBuild() {
+        let connection = Connection()
+        do {
+            let store = DependencyStore()
+            store.provide(connection)
+            _ = store.reset(.singleton)
+            #expect(store.resolve(Connection.self) === connection, "a reset leaves it")
+        }
+        #expect(connection.closed == 0, "the store's end does not close it")
+    }
+
+    @Test func theValueIsReleasedWithItsStore() {
+        let released = Counter()
+        var store: DependencyStore? = DependencyStore()
+        store?.provide(Tracked { released.increment() })
+        _ = store?.resolve(Tracked.self)
+        #expect(released.value == 0)
+        store = nil
+        #expect(released.value == 1, "the store held the value, and only it")
+    }
+
+    @Test func resolveAsyncHandsItOutToo() async throws {
+        let store = DependencyStore()
+        store.provide(RequestID(value: "r-8"))
+        let id = try await store.resolveAsync(RequestID.self)
+        #expect(id.value == "r-8")
+    }
+
+    @Test func aValueWiderThanThreeWordsOrOveralignedSurvivesTheBox() {
+        struct Wide: Equatable {
+            let a: Int, b: Int, c: Int, d: Int, e: String
+        }
+        let store = DependencyStore()
+        let wide = Wide(a: 1, b: 2, c: 3, d: 4, e: String(repeating: "x", count: 40))
+        store.provide(wide)
+        store.provide(SIMD4<Double>(1, 2, 3, 4))
+        #expect(store.resolve(Wide.self) == wide)
+        #expect(store.resolve(SIMD4<Double>.self) == SIMD4<Double>(1, 2, 3, 4))
+    }
+}
