@@ -18,7 +18,7 @@ allocations() {
 }
 
 printf '| operation | allocations per operation |\n|---|---:|\n'
-for kind in singleton seed graph seedgraph injected plaininjected createonly create execute withdependencies floor floorclosure; do
+for kind in singleton seed graph seedgraph injected plaininjected createonly create execute withdependencies request swinjectrequest dependenciesrequest floor floorclosure; do
     small=$(allocations "$kind" 1000)
     large=$(allocations "$kind" 2000)
     printf '| %s | %s |\n' "$kind" "$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.2f", (b - a) / 1000 }')"

@@ -21,7 +21,7 @@ instructions() {
 }
 
 printf '| operation | instructions per operation |\n|---|---:|\n'
-for kind in singleton observed seed graph seedgraph injected plaininjected createonly create execute withdependencies request handwiredrequest floorrequest floor floorclosure; do
+for kind in singleton observed seed graph seedgraph injected plaininjected createonly create execute withdependencies request swinjectrequest dependenciesrequest handwiredrequest floorrequest floor floorclosure; do
     small=$(instructions "$kind" 10000)
     large=$(instructions "$kind" 20000)
     printf '| %s | %s |\n' "$kind" "$(( (large - small) / 10000 ))"

@@ -45,6 +45,12 @@ func countAllocations(of kind: String, count: Int) -> Bool {
         for number in 0..<count { blackHole(handWired.handle(number)) }
     case "floorrequest":
         for number in 0..<count { blackHole(floorServer.handle(number)) }
+    case "swinjectrequest":
+        let swinjectServer = SwinjectServer()
+        for number in 0..<count { blackHole(swinjectServer.handle(number)) }
+    case "dependenciesrequest":
+        let dependenciesServer = DependenciesServer()
+        for number in 0..<count { blackHole(dependenciesServer.handle(number)) }
     case "observed":
         for _ in 0..<count { blackHole(observedStore.resolve(Service.self)) }
     case "singleton":
@@ -84,3 +90,4 @@ func countAllocations(of kind: String, count: Int) -> Bool {
     }
     return true
 }
+
