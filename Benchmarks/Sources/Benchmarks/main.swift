@@ -33,7 +33,7 @@ if let index = arguments.firstIndex(of: "--allocations") {
             Data(
                 ("usage: Benchmarks --allocations singleton|graph|seed|seedgraph|injected|plaininjected|create|"
                     + "createonly|execute|withdependencies|request|swinjectrequest|dependenciesrequest|"
-                    + "handwiredrequest|floorrequest|floor|floorclosure COUNT\n")
+                    + "handwiredrequest|floorrequest|floor|floorclosure|requestphases|requestphases1...7 COUNT\n")
                     .utf8
             )
         )
