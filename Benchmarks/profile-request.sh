@@ -11,7 +11,7 @@
 #   (`requestphasesN`, which keeps what is still alive until the process exits), 1,000 and 2,000
 #   requests, divided as in count-allocations.sh, minus the same for the phase before.
 #
-# Needs valgrind. About 10 minutes. Run from anywhere:  bash Benchmarks/profile-request.sh
+# Needs valgrind. About 2 minutes. Run from anywhere:  bash Benchmarks/profile-request.sh
 set -euo pipefail
 cd "$(dirname "$0")"
 swift build -c release >/dev/null 2>&1
