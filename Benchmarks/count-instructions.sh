@@ -3,7 +3,7 @@
 # each operation 10,000 and 20,000 times under valgrind's callgrind and divides the difference of
 # the two totals by 10,000, so that start-up and set-up cancel out. Hashing is made deterministic,
 # since the per-process hash seed moves a lookup by 10 to 20 instructions. Needs valgrind.
-# Run from anywhere:  bash Benchmarks/count-instructions.sh
+# Run from anywhere:  bash Benchmarks/count-instructions.sh [kind ...]   (all kinds by default)
 set -euo pipefail
 cd "$(dirname "$0")"
 swift build -c release >/dev/null 2>&1
@@ -21,7 +21,12 @@ instructions() {
 }
 
 printf '| operation | instructions per operation |\n|---|---:|\n'
-for kind in singleton observed seed graph seedgraph injected plaininjected createonly create execute withdependencies request handwiredrequest floorrequest floor floorclosure; do
+# The kinds named on the command line, or else all of them.
+kinds=("$@")
+if [ ${#kinds[@]} -eq 0 ]; then
+    kinds=(singleton observed seed graph seedgraph injected plaininjected createonly create execute withdependencies request swinjectrequest dependenciesrequest handwiredrequest floorrequest floor floorclosure)
+fi
+for kind in "${kinds[@]}"; do
     small=$(instructions "$kind" 10000)
     large=$(instructions "$kind" 20000)
     printf '| %s | %s |\n' "$kind" "$(( (large - small) / 10000 ))"

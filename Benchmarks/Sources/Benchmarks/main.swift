@@ -32,7 +32,8 @@ if let index = arguments.firstIndex(of: "--allocations") {
         FileHandle.standardError.write(
             Data(
                 ("usage: Benchmarks --allocations singleton|graph|seed|seedgraph|injected|plaininjected|create|"
-                    + "createonly|execute|withdependencies|request|handwiredrequest|floorrequest|floor|floorclosure COUNT\n")
+                    + "createonly|execute|withdependencies|request|swinjectrequest|dependenciesrequest|"
+                    + "handwiredrequest|floorrequest|floor|floorclosure|requestphases|requestphases1...7 COUNT\n")
                     .utf8
             )
         )
@@ -308,6 +309,17 @@ run(14, "the same handler wired by hand", .floor) { n in
 let floorServer = FloorServer()
 run(14, "a plain store per request, written for this request alone", .floor) { n in
     for number in 0..<n { blackHole(floorServer.handle(number)) }
+}
+// The same request through each peer (see RequestPeers.swift): a child container of the app's
+// with the two values registered and four resolves, and `withDependencies` setting the two values
+// around a handler with four `@Dependency` reads.
+let swinjectServer = SwinjectServer()
+run(14, "a request through a child container: 2 registrations, 4 resolves", .swinject) { n in
+    for number in 0..<n { blackHole(swinjectServer.handle(number)) }
+}
+let dependenciesServer = DependenciesServer()
+run(14, "a request in withDependencies: 2 values, 4 @Dependency reads", .swiftDependencies) { n in
+    for number in 0..<n { blackHole(dependenciesServer.handle(number)) }
 }
 
 // MARK: - 15. Two threads resolve an app-wide singleton through request stores
