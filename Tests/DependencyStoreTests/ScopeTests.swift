@@ -77,7 +77,12 @@ import Testing
         store.register(Session.self, scope: .weak) { _ in Session(builds.increment()) }
 
         var held: Session? = store.resolve(Session.self)
+        // Older compilers reject `weak let` (SE-0481): there, a weak binding must be a `var`.
+        #if compiler(>=6.3)
         weak let observed = held
+        #else
+        weak var observed = held
+        #endif
         #expect(store.resolve(Session.self) === held)
         #expect(builds.value == 1)
 
