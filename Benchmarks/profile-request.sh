@@ -28,7 +28,12 @@ symbol() {
     local names
     names=$(nm --defined-only "$binary" | awk '{ print $3 }' | grep -F "$1" || true)
     paste <(printf '%s\n' "$names") <(printf '%s\n' "$names" | swift demangle --compact) |
-        awk -F '\t' -v prefix="Benchmarks.$1(" 'index($2, prefix) == 1 { print $1 }'
+        awk -F '\t' -v prefix="Benchmarks.$1(" '{
+            # The optimiser may keep only a specialised copy of the function; that copy is the phase.
+            name = $2
+            sub(/^function signature specialization <[^>]*> of /, "", name)
+            if (index(name, prefix) == 1) print $1
+        }'
 }
 
 # Instructions per request: of the whole run, or only inside the function named `$2`.
@@ -70,7 +75,7 @@ heap() {
 
 labels=(
     "create the request store"
-    "register the two request values"
+    "provide the two request values"
     "\`execute\`, in and out"
     "create four \`@Injected\` (the handler)"
     "first read of the two app singletons"

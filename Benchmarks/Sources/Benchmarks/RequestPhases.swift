@@ -32,13 +32,12 @@ func requestPhaseCreateStore(_ request: RequestInFlight, over app: DependencySto
     request.store = DependencyStore(parent: app)
 }
 
-/// Takes the server, as `handleThroughAStore` reads `user` from its `self`: the autoclosure then
-/// captures the same context.
+/// Takes the server, as `handleThroughAStore` reads `user` from its `self`.
 @inline(never)
 func requestPhaseRegister(_ request: RequestInFlight, number: Int, server: Server) {
     let store = request.store!
-    store.register(RequestID(value: number), for: RequestID.self)
-    store.register(server.user, for: RequestUser.self)
+    store.provide(RequestID(value: number), for: RequestID.self)
+    store.provide(server.user, for: RequestUser.self)
 }
 
 /// Enters and leaves `execute`, and makes the handler inside: `profile-request.sh` subtracts
