@@ -12,3 +12,10 @@ struct PriceFetcher: PriceFetching {
     let parser: PriceParsing
 }
 struct FormalGreeting: Greeting {}
+struct RequestID: Sendable {
+    let value: String
+    init(_ value: String) { self.value = value }
+}
+final class User: Sendable {}
+let app = DependencyStore()
+let user = User()
