@@ -242,7 +242,7 @@ extension Tombstones {
 /// registration: a `.singleton` is built once in the chain. When the chain ends, they are closed,
 /// as the removal would have closed them had it come after the chain.
 struct ChainSlots {
-    private var entries: [ObjectIdentifier: Entry] = [:]
+    private var entries: [ObjectIdentifier: Entry] = .init()
 
     private struct Entry {
         let registration: AnyRegistration

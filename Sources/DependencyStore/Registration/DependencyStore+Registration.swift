@@ -242,14 +242,6 @@ extension DependencyStore {
     func add<T>(_ registration: Registration<T>) -> RegistrationEntry<T> {
         var discarded: [DiscardedInstance] = []
         let (replaced, shadowing) = registry.withLock { registry in
-            if registry.unnamed.isEmpty, registration.name == nil {
-                // Room for a few at once: a store per request registers two or three values, and
-                // would otherwise grow the dictionary at the second. A copy of an empty one with
-                // that room, which the first insert copies (specialised, as `reserveCapacity` and
-                // `init(minimumCapacity:)` are not: they look up the dictionary's generic
-                // metadata at run time, about 700 to 1,100 instructions).
-                registry.unnamed = StoreCore.Registry.unnamedWithRoom
-            }
             let replaced = registry[ObjectIdentifier(T.self), registration.name]
             registry[ObjectIdentifier(T.self), registration.name] = registration
             if let replaced {

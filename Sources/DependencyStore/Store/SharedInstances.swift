@@ -28,10 +28,17 @@ final class SharedInstances {
         let lifetime: AnyRegistration.Lifetime
     }
 
-    let entries: [ObjectIdentifier: Entry]
+    /// The boxes of `.singleton` and custom-scoped instances (the only ones shared), by type.
+    let boxes: TypeTable<InstanceBox>
 
-    init(_ entries: [ObjectIdentifier: Entry]) {
-        self.entries = entries
+    init(_ boxes: TypeTable<InstanceBox>) {
+        self.boxes = boxes
+    }
+
+    /// The entry for `key`, if published.
+    @inline(__always)
+    subscript(key: ObjectIdentifier) -> Entry? {
+        boxes[key].map { Entry(box: $0, lifetime: .cached) }
     }
 }
 
@@ -52,7 +59,7 @@ extension StoreCore {
             // Cleared after the entry (and its instance) is copied out: the table may go then.
             defer { Tombstones.unprotect(hazard) }
             guard let table = Tombstones.protect(sharedInstancesCell, in: hazard) else { return nil }
-            return Unmanaged<SharedInstances>.fromOpaque(table)._withUnsafeGuaranteedRef { $0.entries[key] }
+            return Unmanaged<SharedInstances>.fromOpaque(table)._withUnsafeGuaranteedRef { $0[key] }
         }
     }
 
@@ -67,10 +74,11 @@ extension StoreCore {
             Unmanaged<SharedInstances>.fromOpaque($0).takeUnretainedValue()
         }
         // Published meanwhile by another request that missed it at the same time.
-        if old?.entries[key]?.box === box { return }
-        var entries = old?.entries ?? [:]
-        entries[key] = SharedInstances.Entry(box: box, lifetime: lifetime)
-        let table = Unmanaged.passRetained(SharedInstances(entries)).toOpaque()
+        precondition(lifetime == .cached, "DependencyStore: only a kept box is shared")
+        if old?[key]?.box === box { return }
+        var boxes = old?.boxes ?? TypeTable()
+        boxes[key] = unsafeDowncast(box, to: InstanceBox.self)
+        let table = Unmanaged.passRetained(SharedInstances(boxes)).toOpaque()
         slot.sharedIn = sharedInstancesCell
         Self.replace(in: sharedInstancesCell, with: table)
     }

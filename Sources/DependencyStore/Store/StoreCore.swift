@@ -70,16 +70,13 @@ final class StoreCore {
 
     struct Registry {
         /// Registrations without a name, by `ObjectIdentifier` of the type they are for: the
-        /// dictionary the common resolve reads.
-        var unnamed: [ObjectIdentifier: AnyRegistration] = [:]
-        var named: [NamedKey: AnyRegistration] = [:]
-        /// An empty `unnamed` with room for four registrations, never changed itself: a store's
-        /// first registration starts from a copy (see `DependencyStore.add`).
-        static let unnamedWithRoom = [ObjectIdentifier: AnyRegistration](minimumCapacity: 4)
+        /// table the common resolve reads (see `TypeTable`).
+        var unnamed = TypeTable<AnyRegistration>()
+        var named: [NamedKey: AnyRegistration] = .init()
         /// This store's own instances of cached-scope registrations it inherited from an ancestor,
         /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
         /// identifier cannot be reused while the entry exists.
-        var inheritedSlots: [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] = [:]
+        var inheritedSlots: [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] = .init()
         /// Set when this store registers a type (and name) that an ancestor registers too, or an
         /// ancestor registers one this store already has: from then on it never shares an
         /// ancestor's instances (see `sharesAncestorsInstances`). Never cleared.
@@ -131,10 +128,10 @@ final class StoreCore {
 
         /// The elements contributed to collections, by `ObjectIdentifier` of the element type, in
         /// the order contributed (see `DependencyStore+Collections.swift`).
-        var contributions: [ObjectIdentifier: [AnyRegistration]] = [:]
+        var contributions: [ObjectIdentifier: [AnyRegistration]] = .init()
         /// The decorators added to this store, by `ObjectIdentifier` of the type they decorate, in
         /// the order added.
-        var decorators: [ObjectIdentifier: [Decorator]] = [:]
+        var decorators: [ObjectIdentifier: [Decorator]] = .init()
         /// What assemblies (or anyone) declared that some assembly must register, in order.
         var requirements: [Requirement] = []
         /// Every registration (or named contribution) that replaced another of this store, in
@@ -142,15 +139,15 @@ final class StoreCore {
         var overrides: [OverrideRecord] = []
         /// What `unregister` and `unload` removed, by type and name, for the diagnostic of a
         /// resolve that comes after; forgotten when something is registered there again.
-        var removals: [TypeAndName: Removal] = [:]
+        var removals: [TypeAndName: Removal] = .init()
         /// The assemblies applied to this store (nested ones too) and not unloaded since, by type,
         /// with the assemblies that applied them: what `unload` tells a never-applied assembly by.
-        var appliedAssemblies: [ObjectIdentifier: [ObjectIdentifier]] = [:]
+        var appliedAssemblies: [ObjectIdentifier: [ObjectIdentifier]] = .init()
         /// The assemblies unloaded from this store and not applied again since.
-        var unloadedAssemblies: Set<ObjectIdentifier> = []
+        var unloadedAssemblies = Set<ObjectIdentifier>()
         /// Collections (by element type) whose every element an `unload` removed: what a resolve
         /// of the collection that finds nothing names.
-        var elementRemovals: [ObjectIdentifier: Removal] = [:]
+        var elementRemovals: [ObjectIdentifier: Removal] = .init()
 
         /// Whether a resolve through this store of an ancestor's `.singleton`, `.weak` or custom
         /// scope gets the instance that ancestor keeps (the sharing rule, Docs/Lifetimes.md): the
@@ -162,7 +159,7 @@ final class StoreCore {
         }
 
         var all: [AnyRegistration] {
-            Array(unnamed.values) + Array(named.values)
+            unnamed.values + Array(named.values)
         }
 
         /// Every element contributed to a collection of this store.
@@ -180,7 +177,7 @@ final class StoreCore {
                     slot.discard(of: registration, into: &discarded)
                 }
             }
-            unnamed.values.forEach(discard)
+            unnamed.forEach(discard)
             named.values.forEach(discard)
             for elements in contributions.values { elements.forEach(discard) }
             for entry in inheritedSlots.values where matching(entry.registration) {
