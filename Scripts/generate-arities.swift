@@ -488,15 +488,19 @@ func testFile() -> [String] {
         // Another number of arguments, one fewer and one more, is refused.
         for other in [n - 1, n + 1] where other <= highestArity {
             let name = other > n ? "errorWithMore" : "errorWithFewer"
-            let opening = "        let \(name) = try #require(throws: ResolutionError.self) {"
+            // thrownError (in Fixtures.swift), not #require(throws:), which returns the error only
+            // from Swift 6.1 on: Package.swift admits 6.0. Laid out as swift-format lays it out:
+            // on one line when it fits, else the call to thrownError on lines of its own.
+            let opening = "        let \(name) = try #require("
+            let thrown = "thrownError(ResolutionError.self) {"
             let resolve =
                 other == 0
-                ? ["            try store.tryResolve(Profile.self)"]
-                : resolveExample(other, "try store.tryResolve(", indent: 12)
-            if resolve.count == 1, opening.count + resolve[0].count - 12 + 3 <= width {
-                test.append(opening + " " + resolve[0].dropFirst(12) + " }")
+                ? ["                try store.tryResolve(Profile.self)"]
+                : resolveExample(other, "try store.tryResolve(", indent: 16)
+            if resolve.count == 1, opening.count + thrown.count + resolve[0].count - 16 + 4 <= width {
+                test.append(opening + thrown + " " + resolve[0].dropFirst(16) + " })")
             } else {
-                test += [opening] + resolve + ["        }"]
+                test += [opening, "            " + thrown] + resolve + ["            })"]
             }
             test.append("        #expect(\(name).kind == .wrongArguments)")
         }

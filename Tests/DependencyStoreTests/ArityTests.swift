@@ -32,12 +32,14 @@ private func registerNineArgumentGreeting(in store: DependencyStore, scope: Scop
             FixedGreeting("\(number) \(text)")
         }
 
-        let two = try #require(throws: ResolutionError.self) { try store.tryResolve(Greeting.self, arguments: 1, "a") }
+        let two = try #require(
+            thrownError(ResolutionError.self) { try store.tryResolve(Greeting.self, arguments: 1, "a") })
         #expect(two.kind == .wrongArguments)
         #expect(two.description.contains("expected ((Swift.Int, Swift.String)), given (Swift.Int, Swift.String)."))
-        let one = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Greeting.self, name: "two", arguments: (1, "a"))
-        }
+        let one = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Greeting.self, name: "two", arguments: (1, "a"))
+            })
         #expect(one.description.contains("expected (Swift.Int, Swift.String), given ((Swift.Int, Swift.String))."))
         #expect(try store.tryResolve(Greeting.self, name: "two", arguments: 1, "a").text == "1 a")
     }

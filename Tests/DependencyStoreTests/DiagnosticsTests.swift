@@ -122,7 +122,7 @@ import Testing
         store.register(LiveGreetingService(), for: LiveGreetingService.self)
 
         let error = try #require(
-            #expect(throws: ResolutionError.self) { try store.tryResolve(GreetingServiceType.self) })
+            thrownError(ResolutionError.self) { try store.tryResolve(GreetingServiceType.self) })
 
         #expect(
             error.description.contains(
@@ -140,7 +140,7 @@ import Testing
         store.register(nil, for: Greeting?.self)
 
         #expect(try store.tryResolve(Clock?.self)?.now == 1)
-        let askedPlain = try #require(#expect(throws: ResolutionError.self) { try store.tryResolve(Greeting.self) })
+        let askedPlain = try #require(thrownError(ResolutionError.self) { try store.tryResolve(Greeting.self) })
 
         #expect(askedPlain.description.contains("'Swift.Optional<DependencyStoreTests.Greeting>'"))
         #expect(askedPlain.description.contains("an Optional is a different type from what it wraps"))
@@ -150,7 +150,7 @@ import Testing
         let store = DependencyStore()
         store.register(Elsewhere.Greeting(), for: Elsewhere.Greeting.self)
 
-        let error = try #require(#expect(throws: ResolutionError.self) { try store.tryResolve(Greeting.self) })
+        let error = try #require(thrownError(ResolutionError.self) { try store.tryResolve(Greeting.self) })
 
         #expect(error.description.contains("'DependencyStoreTests.Elsewhere.Greeting'"))
         #expect(error.description.contains("has the same name but is a different type"))
@@ -160,7 +160,7 @@ import Testing
         let store = DependencyStore()
         store.register(FixedClock(1), for: Clock.self)
 
-        let error = try #require(#expect(throws: ResolutionError.self) { try store.tryResolve(Greeting.self) })
+        let error = try #require(thrownError(ResolutionError.self) { try store.tryResolve(Greeting.self) })
 
         #expect(!error.description.contains("close to what was asked for"))
         #expect(!error.description.contains("Clock'"))

@@ -72,11 +72,12 @@ final class ProfileDirectory: Sendable {
         }
         let builtByVerify = directory.made.value.dropFirst(builtBefore)
         #expect(!builtByVerify.isEmpty && builtByVerify.allSatisfy { $0 == expected }, "\(builtByVerify)")
-        let errorWithFewer = try #require(throws: ResolutionError.self) { try store.tryResolve(Profile.self) }
+        let errorWithFewer = try #require(thrownError(ResolutionError.self) { try store.tryResolve(Profile.self) })
         #expect(errorWithFewer.kind == .wrongArguments)
-        let errorWithMore = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36)
-        }
+        let errorWithMore = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36)
+            })
         #expect(errorWithMore.kind == .wrongArguments)
     }
 
@@ -120,13 +121,15 @@ final class ProfileDirectory: Sendable {
         }
         let builtByVerify = directory.made.value.dropFirst(builtBefore)
         #expect(!builtByVerify.isEmpty && builtByVerify.allSatisfy { $0 == expected }, "\(builtByVerify)")
-        let errorWithFewer = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada")
-        }
+        let errorWithFewer = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada")
+            })
         #expect(errorWithFewer.kind == .wrongArguments)
-        let errorWithMore = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London")
-        }
+        let errorWithMore = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London")
+            })
         #expect(errorWithMore.kind == .wrongArguments)
     }
 
@@ -170,13 +173,15 @@ final class ProfileDirectory: Sendable {
         }
         let builtByVerify = directory.made.value.dropFirst(builtBefore)
         #expect(!builtByVerify.isEmpty && builtByVerify.allSatisfy { $0 == expected }, "\(builtByVerify)")
-        let errorWithFewer = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36)
-        }
+        let errorWithFewer = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36)
+            })
         #expect(errorWithFewer.kind == .wrongArguments)
-        let errorWithMore = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true)
-        }
+        let errorWithMore = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true)
+            })
         #expect(errorWithMore.kind == .wrongArguments)
     }
 
@@ -220,13 +225,15 @@ final class ProfileDirectory: Sendable {
         }
         let builtByVerify = directory.made.value.dropFirst(builtBefore)
         #expect(!builtByVerify.isEmpty && builtByVerify.allSatisfy { $0 == expected }, "\(builtByVerify)")
-        let errorWithFewer = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London")
-        }
+        let errorWithFewer = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London")
+            })
         #expect(errorWithFewer.kind == .wrongArguments)
-        let errorWithMore = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1)
-        }
+        let errorWithMore = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1)
+            })
         #expect(errorWithMore.kind == .wrongArguments)
     }
 
@@ -270,13 +277,15 @@ final class ProfileDirectory: Sendable {
         }
         let builtByVerify = directory.made.value.dropFirst(builtBefore)
         #expect(!builtByVerify.isEmpty && builtByVerify.allSatisfy { $0 == expected }, "\(builtByVerify)")
-        let errorWithFewer = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true)
-        }
+        let errorWithFewer = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true)
+            })
         #expect(errorWithFewer.kind == .wrongArguments)
-        let errorWithMore = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines")
-        }
+        let errorWithMore = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines")
+            })
         #expect(errorWithMore.kind == .wrongArguments)
     }
 
@@ -321,13 +330,15 @@ final class ProfileDirectory: Sendable {
         }
         let builtByVerify = directory.made.value.dropFirst(builtBefore)
         #expect(!builtByVerify.isEmpty && builtByVerify.allSatisfy { $0 == expected }, "\(builtByVerify)")
-        let errorWithFewer = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1)
-        }
+        let errorWithFewer = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1)
+            })
         #expect(errorWithFewer.kind == .wrongArguments)
-        let errorWithMore = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines", 1843)
-        }
+        let errorWithMore = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines", 1843)
+            })
         #expect(errorWithMore.kind == .wrongArguments)
     }
 
@@ -376,13 +387,15 @@ final class ProfileDirectory: Sendable {
         }
         let builtByVerify = directory.made.value.dropFirst(builtBefore)
         #expect(!builtByVerify.isEmpty && builtByVerify.allSatisfy { $0 == expected }, "\(builtByVerify)")
-        let errorWithFewer = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines")
-        }
+        let errorWithFewer = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines")
+            })
         #expect(errorWithFewer.kind == .wrongArguments)
-        let errorWithMore = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines", 1843, 9.5)
-        }
+        let errorWithMore = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines", 1843, 9.5)
+            })
         #expect(errorWithMore.kind == .wrongArguments)
     }
 
@@ -435,13 +448,16 @@ final class ProfileDirectory: Sendable {
         }
         let builtByVerify = directory.made.value.dropFirst(builtBefore)
         #expect(!builtByVerify.isEmpty && builtByVerify.allSatisfy { $0 == expected }, "\(builtByVerify)")
-        let errorWithFewer = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines", 1843)
-        }
+        let errorWithFewer = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines", 1843)
+            })
         #expect(errorWithFewer.kind == .wrongArguments)
-        let errorWithMore = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines", 1843, 9.5, "math")
-        }
+        let errorWithMore = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(
+                    Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines", 1843, 9.5, "math")
+            })
         #expect(errorWithMore.kind == .wrongArguments)
     }
 
@@ -496,9 +512,10 @@ final class ProfileDirectory: Sendable {
         }
         let builtByVerify = directory.made.value.dropFirst(builtBefore)
         #expect(!builtByVerify.isEmpty && builtByVerify.allSatisfy { $0 == expected }, "\(builtByVerify)")
-        let errorWithFewer = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines", 1843, 9.5)
-        }
+        let errorWithFewer = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Profile.self, arguments: "Ada", 36, "London", true, 1, "Engines", 1843, 9.5)
+            })
         #expect(errorWithFewer.kind == .wrongArguments)
     }
 }

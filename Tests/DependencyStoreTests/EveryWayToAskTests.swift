@@ -163,7 +163,7 @@ private final class ClockReader: @unchecked Sendable {
     @Test func aMissingInjectionIsAnErrorWithTheTrapsMessageAndCanBeReadLater() throws {
         let store = DependencyStore()
         let reader = store.execute { ClockReader() }
-        let error = try #require(#expect(throws: ResolutionError.self) { try reader.$clock.tryValue() })
+        let error = try #require(thrownError(ResolutionError.self) { try reader.$clock.tryValue() })
         #expect(error.kind == .notRegistered)
         #expect(error.description.contains("no registration for 'DependencyStoreTests.Clock'"))
         #expect(error.description.contains("the @Injected property declared at DependencyStoreTests/EveryWay"))
@@ -224,7 +224,7 @@ private final class ClockReader: @unchecked Sendable {
         let request = DependencyStore(parent: app)
         request.register(FixedClock(7), for: Clock.self)
         let error = try #require(
-            #expect(throws: ResolutionError.self) { try request.execute { try service.$clock.tryValue() } })
+            thrownError(ResolutionError.self) { try request.execute { try service.$clock.tryValue() } })
         #expect(error.description.contains("'Clock' is registered in the store created at"))
         #expect(error.description.contains("layered over this store. An object bound to this store"))
         #expect(error.description.contains("resolve it where that store is current (inside its execute { })"))

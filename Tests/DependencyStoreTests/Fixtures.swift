@@ -161,3 +161,25 @@ final class Recorded<Value>: @unchecked Sendable {
         return body(&stored)
     }
 }
+
+/// Runs `body` and returns the error it throws, as an `E`. When it throws nothing, or an error that
+/// is not an `E`, records an issue at the caller's line and returns nil: a test that reads the error
+/// writes `let error = try #require(thrownError(ResolutionError.self) { ... })`, and fails there.
+///
+/// `#expect(throws:)` and `#require(throws:)` return the error only from Swift 6.1 on; with Swift
+/// 6.0, which Package.swift admits, they return nothing. This uses only what Swift Testing had in
+/// 6.0 (`Issue.record(_:sourceLocation:)`, `Issue.record(_:_:sourceLocation:)`, `#_sourceLocation`).
+func thrownError<E: Error, R>(
+    _ type: E.Type, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> R
+) -> E? {
+    do {
+        _ = try body()
+    } catch let error as E {
+        return error
+    } catch {
+        Issue.record(error, "expected an error of type \(E.self), got another", sourceLocation: sourceLocation)
+        return nil
+    }
+    Issue.record("expected an error of type \(E.self), but nothing was thrown", sourceLocation: sourceLocation)
+    return nil
+}

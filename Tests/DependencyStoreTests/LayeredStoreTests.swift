@@ -115,7 +115,7 @@ import Testing
         let live = DependencyStore()
         let child = DependencyStore(parent: live)
 
-        let error = try #require(throws: ResolutionError.self) { try child.tryResolve(Greeting.self) }
+        let error = try #require(thrownError(ResolutionError.self) { try child.tryResolve(Greeting.self) })
 
         #expect(error.description.contains("Store: the store created at DependencyStoreTests/LayeredStoreTests.swift:"))
         #expect(error.description.contains("(over the store created at DependencyStoreTests/LayeredStoreTests.swift:"))

@@ -38,9 +38,10 @@ final class Reception {
         store.register(FixedGreeting("Hi"), for: Greeting.self, name: "casual")
         store.register(FixedGreeting("Hello"), for: Greeting.self)
 
-        let error = try #require(throws: ResolutionError.self) {
-            try store.tryResolve(Greeting.self, name: "fromal")
-        }
+        let error = try #require(
+            thrownError(ResolutionError.self) {
+                try store.tryResolve(Greeting.self, name: "fromal")
+            })
 
         #expect(error.kind == .notRegistered)
         #expect(error.typeName == "DependencyStoreTests.Greeting (named \"fromal\")")

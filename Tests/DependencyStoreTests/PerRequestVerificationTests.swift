@@ -219,7 +219,7 @@ struct PerRequestVerificationTests {
         let app = DependencyStore()
         app.providedPerRequest(RequestID.self)
 
-        let error = try #require(throws: ResolutionError.self) { try app.tryResolve(RequestID.self) }
+        let error = try #require(thrownError(ResolutionError.self) { try app.tryResolve(RequestID.self) })
 
         #expect(error.kind == .notRegistered)
         let text = error.description
@@ -250,9 +250,10 @@ struct PerRequestVerificationTests {
         let request = DependencyStore(parent: app)
         request.register(RequestID(value: "r-1"), for: RequestID.self)
 
-        let error = try #require(throws: ResolutionError.self) {
-            try request.execute { try trail.$requestID.tryValue() }
-        }
+        let error = try #require(
+            thrownError(ResolutionError.self) {
+                try request.execute { try trail.$requestID.tryValue() }
+            })
 
         #expect(error.description.contains("'RequestID' is provided per request"))
         // The declaration says it all: the note on stores over this one is left out.
@@ -267,9 +268,10 @@ struct PerRequestVerificationTests {
         app.providedPerRequest(User.self, name: "current")
         let request = DependencyStore(parent: app)
 
-        let error = try #require(throws: ResolutionError.self) {
-            try request.tryResolve(User.self, name: "current")
-        }
+        let error = try #require(
+            thrownError(ResolutionError.self) {
+                try request.tryResolve(User.self, name: "current")
+            })
 
         #expect(error.description.contains("declared with providedPerRequest at "))
         #expect(error.description.contains(", in \(app)."))

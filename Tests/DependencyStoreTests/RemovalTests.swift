@@ -372,7 +372,7 @@ struct RemovalTests {
         store.apply(Plugins())
         #expect(store.resolve([Clock].self).count == 2)
         store.unload(Plugins.self)
-        let error = try #require(#expect(throws: ResolutionError.self) { try store.tryResolve([Clock].self) })
+        let error = try #require(thrownError(ResolutionError.self) { try store.tryResolve([Clock].self) })
         #expect(error.description.contains("Its elements were contributed (the first at"))
         #expect(error.description.contains("and removed by unload(Plugins.self) at"))
         store.contribute(FixedClock(3), to: Clock.self)

@@ -45,7 +45,7 @@ import Testing
         let store = DependencyStore()
         store.register(FixedClock(1), for: Clock.self)
 
-        let error = #expect(throws: ResolutionError.self) { try store.tryResolve(Greeting.self) }
+        let error = thrownError(ResolutionError.self) { try store.tryResolve(Greeting.self) }
 
         let diagnostic = try #require(error)
         #expect(diagnostic.kind == .notRegistered)

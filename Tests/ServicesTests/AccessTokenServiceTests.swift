@@ -55,7 +55,7 @@ import Darwin
     @Test func aTokenFileReadableByOthersIsRefusedWithChmod600() throws {
         let file = try tokenFile("sk-leaked", permissions: 0o644)
 
-        let error = try #require(throws: AccessTokenError.self) { try token(fromFile: file) }
+        let error = try #require(thrownError(AccessTokenError.self) { try token(fromFile: file) })
 
         #expect(error == .insecureFile(path: file, permissions: "644"))
         #expect(error.description.contains("chmod 600 \(file)"))
@@ -75,7 +75,7 @@ import Darwin
         // The temporary directory may itself be behind a link (/tmp on macOS).
         let resolvedTarget = try #require(realpath(target, nil).map { String(cString: $0) })
 
-        let error = try #require(throws: AccessTokenError.self) { try token(fromFile: link) }
+        let error = try #require(thrownError(AccessTokenError.self) { try token(fromFile: link) })
 
         #expect(error == .insecureFile(path: link, permissions: "644", linkTarget: resolvedTarget))
         #expect(
@@ -121,7 +121,7 @@ import Darwin
     @Test func noTokenSaysWhereItLooked() throws {
         let service = LiveAccessTokenService(environment: ["HOME": "/nonexistent-home"])
 
-        let error = try #require(throws: AccessTokenError.self) { try service.accessToken() }
+        let error = try #require(thrownError(AccessTokenError.self) { try service.accessToken() })
 
         #expect(
             error.description == "no access token: ACCESS_TOKEN is not set and "
@@ -160,7 +160,7 @@ import Darwin
     @Test func aThirteenMegabyteTokenFileIsRefused() throws {
         let file = try tokenFile(Data(count: 13 << 20), permissions: 0o600)
 
-        let error = try #require(throws: AccessTokenError.self) { try token(fromFile: file) }
+        let error = try #require(thrownError(AccessTokenError.self) { try token(fromFile: file) })
 
         #expect(error == .invalidToken(source: file, reason: "the file is larger than 8192 bytes"))
         #expect(error.description.contains("a token is one line of at most 4096 printable ASCII characters"))

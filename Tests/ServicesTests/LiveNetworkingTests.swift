@@ -133,9 +133,10 @@ import Testing
         defer { server.stop() }
         let url = server.url("/redirect-to-file/")
 
-        let error = try await #require(throws: NetworkError.self) {
-            try await URLSessionNetworking().data(for: endpoint(server, "/redirect-to-file/"))
-        }
+        let error = try #require(
+            await thrownError(NetworkError.self) {
+                try await URLSessionNetworking().data(for: endpoint(server, "/redirect-to-file/"))
+            })
 
         #expect(error == .redirectRefused(from: url, to: "file:///etc/passwd", reason: .notHTTP))
         #expect(
@@ -150,9 +151,10 @@ import Testing
         defer { server.stop() }
         let url = server.url("/redirect-to-closed-port/")
 
-        let error = try await #require(throws: NetworkError.self) {
-            try await URLSessionNetworking().data(for: endpoint(server, "/redirect-to-closed-port/"))
-        }
+        let error = try #require(
+            await thrownError(NetworkError.self) {
+                try await URLSessionNetworking().data(for: endpoint(server, "/redirect-to-closed-port/"))
+            })
 
         #expect(
             error
@@ -190,7 +192,7 @@ import Testing
         ("/over-long-amount", .inexactAmount("1234567890123456789012345678901234567891")),
     ])
     func hostileFieldsAreErrorsWhoseMessagesCarryNoControlCharacter(path: String, expected: PriceError) async throws {
-        let error = try await #require(throws: PriceError.self) { try await livePrice(path) }
+        let error = try #require(await thrownError(PriceError.self) { try await livePrice(path) })
 
         #expect(error == expected)
         #expect(!error.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
@@ -241,9 +243,10 @@ import Testing
         #expect(report.closed == 1)
         #expect(report.failures.isEmpty)
         #expect(try await underWay.value == Data(sampleResponse.utf8), "the close waited for it to finish")
-        let refused = try await #require(throws: NetworkError.self) {
-            try await networking.data(for: endpoint(server, "/ok/"))
-        }
+        let refused = try #require(
+            await thrownError(NetworkError.self) {
+                try await networking.data(for: endpoint(server, "/ok/"))
+            })
         #expect(refused.description.contains("the networking was closed: the store that owned it let go of it"))
     }
 

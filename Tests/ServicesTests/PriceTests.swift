@@ -72,13 +72,13 @@ import Testing
         ]
 
         for response in responses {
-            let error = try #require(throws: PriceError.self) { try decode(response) }
+            let error = try #require(thrownError(PriceError.self) { try decode(response) })
             let scalars = error.description.unicodeScalars
 
             #expect(!scalars.contains { $0.properties.generalCategory == .control }, "\(error)")
             #expect(scalars.count < 300, "a message stays one readable line: \(error)")
         }
-        let base = try #require(throws: PriceError.self) { try decode(responses[0]) }
+        let base = try #require(thrownError(PriceError.self) { try decode(responses[0]) })
         #expect(
             base.description
                 == #"asked for the price of BTC but the response is for '\u{1B}[2J\u{1B}[31mBTC\u{A}Access token: sk-FAKE'"#
