@@ -4,15 +4,17 @@ import Foundation
 import Testing
 import XCTest
 
-// The trait needs Swift 6.1 (see DependencyStoreTrait.swift).
-#if compiler(>=6.1)
-/// A live store for the layered trait to sit on.
+/// A live store for the layered trait, and the layered XCTest case, to sit on: outside the gate
+/// below, since the XCTest case builds with Swift 6.0 too.
 private let liveStore: DependencyStore = {
     let store = DependencyStore()
     store.register(FixedClock(1_000), for: Clock.self)
     store.register(FixedGreeting("live"), for: Greeting.self)
     return store
 }()
+
+// The trait needs Swift 6.1 (see DependencyStoreTrait.swift).
+#if compiler(>=6.1)
 
 @Suite("The .dependencyStore trait")
 struct DependencyStoreTraitTests {

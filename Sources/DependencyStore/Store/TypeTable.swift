@@ -41,7 +41,7 @@ struct TypeTable<Value: AnyObject> {
 
     /// Calls `body` with every value, in no particular order.
     func forEach(_ body: (Value) throws -> Void) rethrows {
-        try storage?.forEach { try body(unsafeDowncast($0, to: Value.self)) }
+        try storage?.visit { try body(unsafeDowncast($0, to: Value.self)) }
     }
 
     /// Every value, in no particular order.
@@ -177,7 +177,8 @@ final class TypeTableStorage: ManagedBuffer<TypeTableHeader, TypeTableEntry> {
         }
     }
 
-    func forEach(_ body: (AnyObject) throws -> Void) rethrows {
+    /// Calls `body` with every value, in no particular order.
+    func visit(_ body: (AnyObject) throws -> Void) rethrows {
         try withUnsafeMutablePointers { header, entries in
             for index in 0..<header.pointee.capacity {
                 if let value = entries[index].value { try body(value) }
