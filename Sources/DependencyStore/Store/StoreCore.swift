@@ -13,7 +13,7 @@ internal import DependencyStoreAtomics
 /// core keeps nothing from then on. What is left is freed with the last property that holds it.
 final class StoreCore {
     /// Everything the store knows, behind its one lock.
-    let registry = Lock(Registry())
+    let registry = Lock(Registry(), extraWords: 2)
     /// The store that resolves what this one does not register itself, if any.
     let parent: DependencyStore?
     /// Runs, one at a time and in order, the closes of instances this store let go of that could
@@ -51,9 +51,9 @@ final class StoreCore {
         self.origin = origin
         self.parent = parent
         self.verifier = verifier
-        let words = UnsafeMutableRawPointer.allocate(
-            byteCount: 2 * MemoryLayout<Int>.stride, alignment: MemoryLayout<Int>.alignment)
-        stageCount = words.initializeMemory(as: Int.self, repeating: 0, count: 2)
+        // Two words after the registry's mutex, in its allocation, zeroed, for as long as the
+        // registry (which every handle and every layered store's core holds) lives.
+        stageCount = registry.extraWords
         sharedInstancesBits = stageCount + 1
         // Only ever read and written by the C atomics, which take it as a pointer's storage.
         sharedInstancesCell = UnsafeMutableRawPointer(sharedInstancesBits).assumingMemoryBound(
@@ -65,7 +65,6 @@ final class StoreCore {
         if let table = sharedInstancesCell.pointee {
             Unmanaged<SharedInstances>.fromOpaque(table).release()
         }
-        stageCount.deallocate()
     }
 
     struct Registry {
@@ -73,10 +72,6 @@ final class StoreCore {
         /// table the common resolve reads (see `TypeTable`).
         var unnamed = TypeTable<AnyRegistration>()
         var named: [NamedKey: AnyRegistration] = .init()
-        /// This store's own instances of cached-scope registrations it inherited from an ancestor,
-        /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
-        /// identifier cannot be reused while the entry exists.
-        var inheritedSlots: [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] = .init()
         /// Set when this store registers a type (and name) that an ancestor registers too, or an
         /// ancestor registers one this store already has: from then on it never shares an
         /// ancestor's instances (see `sharesAncestorsInstances`). Never cleared.
@@ -95,10 +90,6 @@ final class StoreCore {
         var observers: ResolveObservers?
         /// How many instances this store's slots have kept, ever: the last one's `sequence`.
         var keptCount = 0
-        /// What `onCloseFailure` installed, `nil` for none; see `Closing/`.
-        var closeFailureHandler: (@Sendable (CloseFailure) -> Void)?
-        /// The store's `closeQueue`, once it has one.
-        var closeQueue: CloseQueue?
 
         /// Whether `slot` is where this store keeps `registration`'s instance now: the slot of a
         /// registration (or contribution) it holds, or its own slot for an ancestor's. Not once
@@ -126,28 +117,88 @@ final class StoreCore {
             }
         }
 
+        /// What a store uses rarely (most stores of a test or a request never do), made on its
+        /// first change: see `Extras`. Read through the properties below, which answer empty
+        /// while it is `nil`.
+        private var extras: Extras?
+
+        /// The extras, made now if they were not.
+        private mutating func extrasForChange() -> Extras {
+            if let extras { return extras }
+            let made = Extras()
+            extras = made
+            return made
+        }
+
+        /// This store's own instances of cached-scope registrations it inherited from an ancestor,
+        /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
+        /// identifier cannot be reused while the entry exists.
+        var inheritedSlots: [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] {
+            get { extras?.inheritedSlots ?? .init() }
+            _modify { yield &extrasForChange().inheritedSlots }
+        }
         /// The elements contributed to collections, by `ObjectIdentifier` of the element type, in
         /// the order contributed (see `DependencyStore+Collections.swift`).
-        var contributions: [ObjectIdentifier: [AnyRegistration]] = .init()
+        var contributions: [ObjectIdentifier: [AnyRegistration]] {
+            get { extras?.contributions ?? .init() }
+            _modify { yield &extrasForChange().contributions }
+        }
         /// The decorators added to this store, by `ObjectIdentifier` of the type they decorate, in
         /// the order added.
-        var decorators: [ObjectIdentifier: [Decorator]] = .init()
+        var decorators: [ObjectIdentifier: [Decorator]] {
+            get { extras?.decorators ?? .init() }
+            _modify { yield &extrasForChange().decorators }
+        }
         /// What assemblies (or anyone) declared that some assembly must register, in order.
-        var requirements: [Requirement] = []
+        var requirements: [Requirement] {
+            get { extras?.requirements ?? [] }
+            _modify { yield &extrasForChange().requirements }
+        }
         /// Every registration (or named contribution) that replaced another of this store, in
         /// order; one entry per pair of places, however often it happened.
-        var overrides: [OverrideRecord] = []
+        var overrides: [OverrideRecord] {
+            get { extras?.overrides ?? [] }
+            _modify { yield &extrasForChange().overrides }
+        }
         /// What `unregister` and `unload` removed, by type and name, for the diagnostic of a
         /// resolve that comes after; forgotten when something is registered there again.
-        var removals: [TypeAndName: Removal] = .init()
+        var removals: [TypeAndName: Removal] {
+            get { extras?.removals ?? .init() }
+            _modify { yield &extrasForChange().removals }
+        }
         /// The assemblies applied to this store (nested ones too) and not unloaded since, by type,
         /// with the assemblies that applied them: what `unload` tells a never-applied assembly by.
-        var appliedAssemblies: [ObjectIdentifier: [ObjectIdentifier]] = .init()
+        var appliedAssemblies: [ObjectIdentifier: [ObjectIdentifier]] {
+            get { extras?.appliedAssemblies ?? .init() }
+            _modify { yield &extrasForChange().appliedAssemblies }
+        }
         /// The assemblies unloaded from this store and not applied again since.
-        var unloadedAssemblies = Set<ObjectIdentifier>()
+        var unloadedAssemblies: Set<ObjectIdentifier> {
+            get { extras?.unloadedAssemblies ?? .init() }
+            _modify { yield &extrasForChange().unloadedAssemblies }
+        }
         /// Collections (by element type) whose every element an `unload` removed: what a resolve
         /// of the collection that finds nothing names.
-        var elementRemovals: [ObjectIdentifier: Removal] = .init()
+        var elementRemovals: [ObjectIdentifier: Removal] {
+            get { extras?.elementRemovals ?? .init() }
+            _modify { yield &extrasForChange().elementRemovals }
+        }
+        /// What `onCloseFailure` installed, `nil` for none; see `Closing/`.
+        var closeFailureHandler: (@Sendable (CloseFailure) -> Void)? {
+            get { extras?.closeFailureHandler }
+            _modify { yield &extrasForChange().closeFailureHandler }
+        }
+        /// The store's `closeQueue`, once it has one.
+        var closeQueue: CloseQueue? {
+            get { extras?.closeQueue }
+            _modify { yield &extrasForChange().closeQueue }
+        }
+        /// Whether no decorator and no contribution was ever added: read by the sharing rule on
+        /// every resolve through a layered store, without making the extras.
+        private var hasNoDecoratorsNorContributions: Bool {
+            guard let extras else { return true }
+            return extras.decorators.isEmpty && extras.contributions.isEmpty
+        }
 
         /// Whether a resolve through this store of an ancestor's `.singleton`, `.weak` or custom
         /// scope gets the instance that ancestor keeps (the sharing rule, Docs/Lifetimes.md): the
@@ -155,7 +206,7 @@ final class StoreCore {
         /// nothing, and has no decorators, completion steps, contributions or observers of its
         /// own. A store that only adds values of its own (a request's) shares.
         var sharesAncestorsInstances: Bool {
-            !shadowsAncestors && decorators.isEmpty && contributions.isEmpty && observers == nil
+            !shadowsAncestors && hasNoDecoratorsNorContributions && observers == nil
         }
 
         var all: [AnyRegistration] {
@@ -179,8 +230,9 @@ final class StoreCore {
             }
             unnamed.forEach(discard)
             named.values.forEach(discard)
-            for elements in contributions.values { elements.forEach(discard) }
-            for entry in inheritedSlots.values where matching(entry.registration) {
+            guard let extras else { return }
+            for elements in extras.contributions.values { elements.forEach(discard) }
+            for entry in extras.inheritedSlots.values where matching(entry.registration) {
                 entry.slot.discard(of: entry.registration, into: &discarded)
             }
         }
@@ -195,6 +247,24 @@ final class StoreCore {
                 if let name { named[NamedKey(type: type, name: name)] = newValue } else { unnamed[type] = newValue }
             }
         }
+    }
+
+    /// The parts of a registry that most stores never use, in an object of their own made on
+    /// first use (`Registry.extrasForChange`): a store that uses none of them neither initialises
+    /// nor destroys them. Only ever touched under the registry's lock, through the registry.
+    final class Extras {
+        @exclusivity(unchecked) var inheritedSlots:
+            [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] = .init()
+        @exclusivity(unchecked) var contributions: [ObjectIdentifier: [AnyRegistration]] = .init()
+        @exclusivity(unchecked) var decorators: [ObjectIdentifier: [Decorator]] = .init()
+        @exclusivity(unchecked) var requirements: [Requirement] = []
+        @exclusivity(unchecked) var overrides: [OverrideRecord] = []
+        @exclusivity(unchecked) var removals: [TypeAndName: Removal] = .init()
+        @exclusivity(unchecked) var appliedAssemblies: [ObjectIdentifier: [ObjectIdentifier]] = .init()
+        @exclusivity(unchecked) var unloadedAssemblies = Set<ObjectIdentifier>()
+        @exclusivity(unchecked) var elementRemovals: [ObjectIdentifier: Removal] = .init()
+        @exclusivity(unchecked) var closeFailureHandler: (@Sendable (CloseFailure) -> Void)?
+        @exclusivity(unchecked) var closeQueue: CloseQueue?
     }
 
     /// Runs `body` on the registry of every store layered over this one, at any depth (and on this

@@ -16,59 +16,85 @@ import Musl
 /// The one lock type of the library: it owns a piece of mutable state and hands it out only
 /// inside `withLock`.
 ///
-/// The platform mutex lives in its own allocation, so it has a stable address for as long as the
-/// lock lives (a `pthread_mutex_t` stored inline in a Swift value may move). Its operations, at
-/// the end of this file, are the library's only mutex code: `RawGate` uses them too, for the
-/// mutex it keeps in the memory of an injected property.
+/// The state, the platform mutex and any words its owner asks for share one allocation (a
+/// `LockStorage`): the state is the buffer's header, the mutex and the words follow, at addresses
+/// that do not move for as long as the lock lives (a `pthread_mutex_t` stored inline in a Swift
+/// value may move). The lock itself is a reference to that storage; copies share it. Its
+/// operations, at the end of this file, are the library's only mutex code: `RawGate` uses them
+/// too, for the mutex it keeps in the memory of an injected property.
 ///
 /// The lock is not recursive. Code inside `withLock` must not call back into anything that takes
 /// the same lock, and never runs user code (factories) unless a caller says why that is safe.
-final class Lock<State>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<PlatformMutex>
-    /// Only ever accessed with the mutex held, so the run-time exclusivity check (a thread-local
-    /// lookup on every access) would only repeat what the mutex guarantees.
-    @exclusivity(unchecked)
-    private var state: State
+struct Lock<State>: @unchecked Sendable {
+    private let storage: LockStorage<State>
 
-    init(_ initialState: State) {
-        state = initialState
-        mutex = .allocate(capacity: 1)
-        mutex.initializeMutex()
+    /// A lock over `initialState`, with `extraWords` words of zeroed memory after its mutex for
+    /// its owner (`StoreCore` keeps counters there that are read without the lock).
+    init(_ initialState: State, extraWords: Int = 0) {
+        let buffer = LockStorage<State>.create(minimumCapacity: LockStorage<State>.mutexWords + extraWords) { _ in
+            initialState
+        }
+        storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
+        storage.withUnsafeMutablePointerToElements { words in
+            (words + LockStorage<State>.mutexWords).initialize(repeating: 0, count: extraWords)
+            UnsafeMutableRawPointer(words).bindMemory(to: PlatformMutex.self, capacity: 1).initializeMutex()
+        }
     }
 
-    deinit {
-        mutex.destroyMutex()
-        mutex.deallocate()
+    /// The words after the mutex: as many as `init` was asked for.
+    var extraWords: UnsafeMutablePointer<Int> {
+        storage.withUnsafeMutablePointerToElements { $0 + LockStorage<State>.mutexWords }
     }
 
     /// Runs `body` with exclusive access to the state.
     @inline(__always)
     func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        lock()
-        defer { unlock() }
-        return try body(&state)
+        // The state is only ever accessed with the mutex held, through the storage's pointer: no
+        // run-time exclusivity check repeats what the mutex guarantees.
+        let (state, mutex) = storage.withUnsafeMutablePointers { ($0, LockStorage<State>.mutex(in: $1)) }
+        mutex.lockMutex()
+        defer { mutex.unlockMutex() }
+        return try body(&state.pointee)
     }
 
     @inline(__always)
     fileprivate func lock() {
-        mutex.lockMutex()
+        storage.withUnsafeMutablePointerToElements { LockStorage<State>.mutex(in: $0) }.lockMutex()
     }
 
     @inline(__always)
     fileprivate func unlock() {
-        mutex.unlockMutex()
+        storage.withUnsafeMutablePointerToElements { LockStorage<State>.mutex(in: $0) }.unlockMutex()
+    }
+}
+
+/// A lock's one allocation: its state (the header), then its mutex and its owner's words.
+final class LockStorage<State>: ManagedBuffer<State, Int> {
+    /// How many words the mutex takes.
+    static var mutexWords: Int {
+        (MemoryLayout<PlatformMutex>.stride + MemoryLayout<Int>.stride - 1) / MemoryLayout<Int>.stride
+    }
+
+    @inline(__always)
+    static func mutex(in words: UnsafeMutablePointer<Int>) -> UnsafeMutablePointer<PlatformMutex> {
+        UnsafeMutableRawPointer(words).assumingMemoryBound(to: PlatformMutex.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { Self.mutex(in: $0).destroyMutex() }
+        // The state, the header, is destroyed by `ManagedBuffer`; the words are plain integers.
     }
 }
 
 extension Lock where State == Void {
-    convenience init() {
+    init() {
         self.init(())
     }
 
     /// Runs `body` while holding the lock, for locks that guard a critical section, not a value.
     ///
-    /// It never forms an `inout` access to the zero-sized state: the thread sanitizer reports such
-    /// an access as overlapping the `mutex` field that other threads read before they lock.
+    /// It never forms an `inout` access to the zero-sized state, which shares its address with
+    /// the mutex that other threads read before they lock.
     @inline(__always)
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
         lock()
