@@ -290,10 +290,16 @@ extension DependencyStore {
     /// registration before it looks at the other's, under the other's lock, so of two stores that
     /// register the same type at the same moment, at least one sees the other's.
     private func noteShadowing(_ key: ObjectIdentifier, name: String?, _ shadowing: Shadowing) {
-        if shadowing.ancestors, let parent,
-            sequence(first: parent, next: \.parent).contains(where: { $0.ownRegistration(for: key, name: name) != nil })
-        {
-            registry.withLock { $0.shadowsAncestors = true }
+        if shadowing.ancestors {
+            // A plain walk: a sequence over a key path applies the key path at each step.
+            var ancestor = parent
+            while let store = ancestor {
+                if store.ownRegistration(for: key, name: name) != nil {
+                    registry.withLock { $0.shadowsAncestors = true }
+                    break
+                }
+                ancestor = store.parent
+            }
         }
         if shadowing.descendants {
             core.forEachDescendant(includingSelf: false) { _, registry in

@@ -17,7 +17,7 @@ struct TypeTable<Value: AnyObject> {
     private var storage: TypeTableStorage?
 
     /// How many registrations the table holds.
-    var count: Int { storage?.header.count ?? 0 }
+    var count: Int { storage?.counts.count ?? 0 }
 
     var isEmpty: Bool { count == 0 }
 
@@ -55,7 +55,7 @@ struct TypeTable<Value: AnyObject> {
     /// Storage of its own, for a mutation.
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = storage.map { $0.copy(capacity: $0.header.capacity) }
+            storage = storage.map { $0.copy(capacity: $0.counts.capacity) }
         }
     }
 
@@ -67,8 +67,8 @@ struct TypeTable<Value: AnyObject> {
             storage = TypeTableStorage.make(capacity: 4)
             return
         }
-        let capacity = current.header.capacity
-        if (current.header.count + 1) * 2 > capacity {
+        let (count, capacity) = current.counts
+        if (count + 1) * 2 > capacity {
             storage = current.copy(capacity: capacity * 2)
         } else if !unique {
             storage = current.copy(capacity: capacity)
@@ -103,6 +103,13 @@ final class TypeTableStorage: ManagedBuffer<TypeTableHeader, TypeTableEntry> {
             $0.initialize(repeating: TypeTableEntry(key: 0, value: nil), count: capacity)
         }
         return storage
+    }
+
+    /// The count and the capacity, read through the header's address: reading `header` itself,
+    /// a stored property of `ManagedBuffer`, would take a run-time exclusivity check.
+    @inline(__always)
+    var counts: (count: Int, capacity: Int) {
+        withUnsafeMutablePointerToHeader { ($0.pointee.count, $0.pointee.capacity) }
     }
 
     deinit {

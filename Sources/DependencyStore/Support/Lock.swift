@@ -1,6 +1,8 @@
 // Darwin-only code: the `canImport(os)` branches of this file (os_unfair_lock). Each mirrors the
 // pthread mutex code of its Linux branch beside it, call for call: lock, trylock, unlock; an
 // os_unfair_lock needs no init or destroy, which the `!canImport(os)` branches do for pthread.
+internal import DependencyStoreAtomics
+
 #if canImport(os)
 import os
 /// The platform mutex: `os_unfair_lock` on Apple platforms, a pthread mutex elsewhere.
@@ -107,12 +109,12 @@ extension Lock where State == Void {
 /// `RawGate`, which keeps its mutex in memory it shares with an injected property's value. The
 /// memory must not move while the mutex lives.
 extension UnsafeMutablePointer where Pointee == PlatformMutex {
-    /// Initialises the mutex in this (allocated, uninitialised) memory.
+    /// Initialises the mutex in this (allocated, uninitialised) memory: a default pthread mutex
+    /// by its static initialiser (see `DependencyStoreMutex.h`), or an unlocked os_unfair_lock.
     func initializeMutex() {
         initialize(to: PlatformMutex())
         #if !canImport(os)
-        let result = pthread_mutex_init(self, nil)
-        precondition(result == 0, "pthread_mutex_init failed with \(result)")
+        dependency_store_mutex_initialize(self)
         #endif
     }
 

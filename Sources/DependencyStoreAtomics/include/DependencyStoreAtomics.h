@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "DependencyStoreEscape.h"
+#include "DependencyStoreMutex.h"
 #include "DependencyStoreThread.h"
 
 /// Reads `*address` with acquire ordering: what was written before the matching release store
