@@ -49,6 +49,38 @@ private final class Reporter {
     @Injected var greeting: Greeting
 }
 
+/// A screen's state: a `.graph` registration, one per resolve.
+private final class FormState {
+    let request: RequestID?
+    init(request: RequestID? = nil) { self.request = request }
+}
+
+/// An app-wide repository that keeps the form state it was built with.
+private final class FormRepository {
+    let form: FormState
+    init(form: FormState) { self.form = form }
+}
+
+/// A second app-wide instance built with the same form state.
+private final class FormArchive {
+    let form: FormState
+    init(form: FormState) { self.form = form }
+}
+
+/// What a request builds, from the same resolve: the repository, and the form state twice.
+private final class FormScreen {
+    let repository: FormRepository
+    let archive: FormArchive?
+    let form: FormState
+    let sameForm: FormState
+    init(repository: FormRepository, archive: FormArchive? = nil, form: FormState, sameForm: FormState) {
+        self.repository = repository
+        self.archive = archive
+        self.form = form
+        self.sameForm = sameForm
+    }
+}
+
 @Suite struct SharingRuleTests {
     private func appStore(builds: Counter) -> DependencyStore {
         let app = DependencyStore()
@@ -269,4 +301,67 @@ private final class Reporter {
         #expect(reporters.allSatisfy { $0.object === reporter })
         #expect(reporter.greeting.text == "app", "its property is bound to the app store, not a request's")
     }
+
+    // MARK: - `.graph` across the stores of one resolve
+
+    @Test func aGraphInstanceIsSharedWithinEachStoreOfOneResolve() {
+        let app = DependencyStore()
+        app.register(FormState.self, scope: .graph) { _ in FormState() }
+        app.register(FormRepository.self, scope: .singleton) { store in FormRepository(form: store.resolve()) }
+        app.register(FormScreen.self) { store in
+            FormScreen(repository: store.resolve(), form: store.resolve(), sameForm: store.resolve())
+        }
+
+        let throughARequest = DependencyStore(parent: app).resolve(FormScreen.self)
+        #expect(throughARequest.form === throughARequest.sameForm, "what the request's store builds shares one")
+        #expect(
+            throughARequest.form !== throughARequest.repository.form,
+            "the app-wide repository is built by the app's store, with a graph of its own")
+
+        let app2 = DependencyStore()
+        app2.register(FixedGreeting("live"), for: Greeting.self)
+        app2.register(FormState.self, scope: .graph) { _ in FormState() }
+        app2.register(FormRepository.self, scope: .singleton) { store in FormRepository(form: store.resolve()) }
+        app2.register(FormScreen.self) { store in
+            FormScreen(repository: store.resolve(), form: store.resolve(), sameForm: store.resolve())
+        }
+        let fromTheApp = app2.resolve(FormScreen.self)
+        #expect(fromTheApp.form === fromTheApp.repository.form, "one store, one graph")
+
+        let test = DependencyStore(parent: app2)
+        test.register(FixedGreeting("mock"), for: Greeting.self)
+        let throughATest = test.resolve(FormScreen.self)
+        #expect(
+            throughATest.form === throughATest.repository.form,
+            "a store that keeps its own copy builds it in its own graph")
+    }
+
+    @Test(arguments: [true, false])
+    func aGraphInstanceBuiltWithARequestsValueNeverEndsUpInAnAppWideInstance(archiveFirst: Bool) {
+        let app = DependencyStore()
+        app.register(FormState.self, scope: .graph) { store in FormState(request: store.resolve(RequestID.self)) }
+        app.register(FormRepository.self, scope: .singleton) { store in FormRepository(form: store.resolve()) }
+        app.register(FormArchive.self, scope: .singleton) { store in FormArchive(form: store.resolve()) }
+        app.register(FormScreen.self) { store in
+            let archive: FormArchive? = archiveFirst ? store.resolve(FormArchive.self) : nil
+            let repository: FormRepository = store.resolve()
+            return FormScreen(
+                repository: repository, archive: archive ?? store.resolve(FormArchive.self), form: store.resolve(),
+                sameForm: store.resolve())
+        }
+
+        let screens = (1...2).map { requestStore(over: app, id: $0).resolve(FormScreen.self) }
+
+        for (index, screen) in screens.enumerated() {
+            #expect(screen.repository.form.request?.value == index + 1)
+            // The second app singleton got the form state the first one's build made in the app's
+            // store, which holds the request's value: it is that request's too.
+            #expect(screen.archive?.form.request?.value == index + 1)
+            #expect(screen.form.request?.value == index + 1)
+            #expect(screen.repository.form === screen.archive?.form, "rebuilt in the request's graph")
+        }
+        #expect(screens[0].archive !== screens[1].archive)
+        #expect(app.reset(.singleton) == 0, "the app's store keeps nothing that holds a request's value")
+    }
+
 }

@@ -234,20 +234,32 @@ extension DependencyStore {
     private func resolveFromBorrower<T>(
         _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> T? {
-        guard let stack = ResolutionStack.currentIfCreated else { return nil }
+        guard let stack = ResolutionStack.currentIfCreated,
+            let borrower = taintBorrow(on: stack, where: { $0.canResolve(type, name: name) })
+        else { return nil }
+        let depth = stack.borrows.count
+        stack.borrows.append(.init(owner: nil, borrower: borrower, frameIndex: stack.frames.count))
+        defer { stack.borrows.removeSubrange(depth...) }
+        return try borrower.resolveChecked(type, name: name, arguments: arguments, requester: requester)
+    }
+
+    /// Finds the innermost borrow on `stack` made for this store (or a store over it) whose
+    /// borrower `reaches`, and marks what is being built inside it as that borrower's own: the
+    /// registrations being built depend on a value of a layer over their owner (see `Borrow`).
+    /// Returns the borrower, or `nil` when no borrow qualifies.
+    private func taintBorrow(
+        on stack: ResolutionStack, where reaches: (DependencyStore) -> Bool
+    ) -> DependencyStore? {
         for index in stack.borrows.indices.reversed() {
             let borrow = stack.borrows[index]
             guard let owner = borrow.owner,
                 sequence(first: owner, next: \.parent).contains(where: { $0.core === core }),
-                borrow.borrower.canResolve(type, name: name)
+                reaches(borrow.borrower)
             else { continue }
             for registration in stack.taintBorrow(at: index) {
                 Self.markDependsOnLayeredValues(registration, resolvedIn: owner)
             }
-            let depth = stack.borrows.count
-            stack.borrows.append(.init(owner: nil, borrower: borrow.borrower, frameIndex: stack.frames.count))
-            defer { stack.borrows.removeSubrange(depth...) }
-            return try borrow.borrower.resolveChecked(type, name: name, arguments: arguments, requester: requester)
+            return borrow.borrower
         }
         return nil
     }
@@ -619,9 +631,15 @@ extension DependencyStore {
         }
     }
 
-    /// The `.graph` instance of `registration` for this top-level resolution: the one already
-    /// built, or a new one, shared from now on. Out of line: holding on to the value while it is
-    /// shared takes room for a `T`, which the everyday `.unique` build would otherwise set up too.
+    /// The `.graph` instance of `registration` for this top-level resolution: the one this store
+    /// already built, or a new one, shared from now on. Out of line: holding on to the value
+    /// while it is shared takes room for a `T`, which the everyday `.unique` build would otherwise
+    /// set up too.
+    ///
+    /// One built for a store layered over this one that resolved that store's value (see
+    /// `Borrow`) holds the value: whatever takes it depends on the value as if it had resolved it,
+    /// and is that store's own too. Should nothing being built be that store's (no borrow made
+    /// for it runs), a new one is built instead.
     @inline(never)
     private func buildSharingGraph<T>(
         _ registration: Registration<T>,
@@ -629,8 +647,12 @@ extension DependencyStore {
         on stack: ResolutionStack,
         stage: (some ResolveStage).Type
     ) -> T {
-        if let shared = stack.graphInstance(of: registration, in: self) {
-            return shared as! T
+        if let shared = stack.graphEntry(of: registration, in: self) {
+            guard let layer = shared.layer else { return shared.instance as! T }
+            let reached = taintBorrow(on: stack) { borrower in
+                sequence(first: borrower, next: \.parent).contains { $0.core === layer.core }
+            }
+            if reached != nil { return shared.instance as! T }
         }
         let value = stage.build(registration, in: self, arguments: arguments, on: stack)
         stack.rememberInGraph(value, of: registration, in: self)

@@ -71,12 +71,28 @@ final class ResolutionStack {
     /// The `.graph` instances of the top-level resolution running on this thread, by store and
     /// registration. The entry keeps its registration alive, so its identifier cannot be reused
     /// by another registration while the entry exists.
+    ///
+    /// By store, on purpose: an instance a store layered over another built (a request's) may hold
+    /// that store, through its factory's argument, its `@Injected` properties or a value only that
+    /// store registers, and an app-wide instance the other builds in the same resolve (the sharing
+    /// rule) must not get it; nor may a store that overrides something hand its build to one that
+    /// does not.
     @exclusivity(unchecked)
-    private var graph: [GraphKey: (registration: AnyRegistration, instance: Any)] = [:]
+    private var graph: [GraphKey: GraphEntry] = [:]
 
     struct GraphKey: Hashable {
         let store: ObjectIdentifier
         let registration: ObjectIdentifier
+    }
+
+    struct GraphEntry {
+        let registration: AnyRegistration
+        let instance: Any
+        /// The store layered over the building one whose value the build resolved through a
+        /// borrow's fall-back (see `Borrow`), so that the instance holds it; `nil` for none.
+        /// Unowned: the top-level resolve that made the entry holds it, and the entry goes with
+        /// that resolve.
+        unowned(unsafe) let layer: DependencyStore?
     }
 
     /// Set on the threads `DependencyStore.verify()` builds registrations on.
@@ -443,17 +459,32 @@ final class ResolutionStack {
         if !graph.isEmpty, !isResolving { graph.removeAll(keepingCapacity: true) }
     }
 
-    /// The `.graph` instance of `registration` already built by this top-level resolution.
-    func graphInstance(of registration: AnyRegistration, in store: DependencyStore) -> Any? {
-        graph[GraphKey(store: ObjectIdentifier(store.core), registration: ObjectIdentifier(registration))]?.instance
+    /// The `.graph` instance of `registration` already built in `store` by this top-level
+    /// resolution.
+    func graphEntry(of registration: AnyRegistration, in store: DependencyStore) -> GraphEntry? {
+        graph[GraphKey(store: ObjectIdentifier(store.core), registration: ObjectIdentifier(registration))]
     }
 
     /// Shares `instance` with the rest of this top-level resolution; a top-level resolve of a
     /// `.graph` registration has nobody to share with, so nothing is kept.
     func rememberInGraph(_ instance: Any, of registration: AnyRegistration, in store: DependencyStore) {
         guard isResolving else { return }
+        let layer = borrows.isEmpty ? nil : layerReached(by: registration, builtIn: store)
         graph[GraphKey(store: ObjectIdentifier(store.core), registration: ObjectIdentifier(registration))] =
-            (registration, instance)
+            GraphEntry(registration: registration, instance: instance, layer: layer)
+    }
+
+    /// The store whose value the build of `registration` in `store` that just returned resolved
+    /// through a borrow's fall-back: the borrower of the outermost borrow made for `store` (or a
+    /// store over it) that counts `registration` as tainted, which is the deepest of those
+    /// borrowers; `nil` when there is none.
+    private func layerReached(by registration: AnyRegistration, builtIn store: DependencyStore) -> DependencyStore? {
+        borrows.first { borrow in
+            guard let owner = borrow.owner, borrow.tainted.contains(where: { $0 === registration }) else {
+                return false
+            }
+            return sequence(first: owner, next: \.parent).contains { $0.core === store.core }
+        }?.borrower
     }
 }
 
