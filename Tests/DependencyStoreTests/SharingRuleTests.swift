@@ -49,6 +49,12 @@ private final class Reporter {
     @Injected var greeting: Greeting
 }
 
+/// An app singleton built with a request's value, if there is one.
+private final class Tagged {
+    let request: RequestID?
+    init(_ request: RequestID?) { self.request = request }
+}
+
 /// A screen's state: a `.graph` registration, one per resolve.
 private final class FormState {
     let request: RequestID?
@@ -300,6 +306,68 @@ private final class FormScreen {
         let reporter = try #require(reporters[0].object, "the app store keeps it")
         #expect(reporters.allSatisfy { $0.object === reporter })
         #expect(reporter.greeting.text == "app", "its property is bound to the app store, not a request's")
+    }
+
+    // MARK: - Asking for a request's value that may be absent
+
+    /// How an app singleton's factory asks for the request's value.
+    enum Ask: String, CaseIterable, CustomStringConvertible {
+        case resolve, resolveIfRegistered, resolveOptional, provider
+
+        var description: String { rawValue }
+    }
+
+    private static func tagged(_ ask: Ask, in store: DependencyStore) -> Tagged {
+        switch ask {
+        case .resolve: Tagged(store.resolve(RequestID.self))
+        case .resolveIfRegistered: Tagged(store.resolveIfRegistered(RequestID.self))
+        case .resolveOptional: Tagged(store.resolve(RequestID?.self))
+        case .provider: Tagged(store.resolve(Provider<RequestID>.self)())
+        }
+    }
+
+    @Test(arguments: Ask.allCases)
+    func everyWayOfAskingForARequestsValueMakesTheAppSingletonPerRequest(_ ask: Ask) {
+        let builds = Counter()
+        let app = DependencyStore()
+        app.register(Tagged.self, scope: .singleton) { store in
+            builds.increment()
+            return Self.tagged(ask, in: store)
+        }
+        let first = requestStore(over: app, id: 1)
+        let second = requestStore(over: app, id: 2)
+
+        let firstTagged = first.resolve(Tagged.self)
+        let secondTagged = second.resolve(Tagged.self)
+
+        #expect(firstTagged.request?.value == 1, "\(ask) in the app's build gets the request's value")
+        #expect(secondTagged.request?.value == 2)
+        #expect(first.resolve(Tagged.self) === firstTagged, "kept by the request's store")
+        #expect(builds.value == 3, "once set aside in the app's store, then once per request")
+        #expect(app.reset(.singleton) == 0, "the app's store keeps nothing that holds a request's value")
+    }
+
+    @Test(arguments: [true, false])
+    func aRequestWithoutTheValueMakesTheInstancePerRequestWhenTheValueIsDeclaredPerRequest(declared: Bool) {
+        let app = DependencyStore()
+        if declared { app.providedPerRequest(RequestID.self) }
+        app.register(Tagged.self, scope: .singleton) { store in Tagged(store.resolveIfRegistered(RequestID.self)) }
+        let anonymous = DependencyStore(parent: app)
+
+        let first = anonymous.resolve(Tagged.self)
+        let second = requestStore(over: app, id: 2).resolve(Tagged.self)
+
+        #expect(first.request == nil)
+        if declared {
+            // Its absence is the anonymous request's: the next request builds its own.
+            #expect(second.request?.value == 2)
+            #expect(app.reset(.singleton) == 0)
+        } else {
+            // Nothing tells the app's store that another request may have one: the instance
+            // built without it is the app's, and shared.
+            #expect(second === first)
+            #expect(app.reset(.singleton) == 1)
+        }
     }
 
     // MARK: - `.graph` across the stores of one resolve

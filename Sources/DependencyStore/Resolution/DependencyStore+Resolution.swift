@@ -151,7 +151,49 @@ extension DependencyStore {
         if name == nil, let collection = type as? any ContributedCollection.Type {
             return collection.assemble(in: self, requester: requester).map { $0 as! T }
         }
+        do {
+            return try resolveIfABorrowerResolves(type, name: name, requester: requester)
+        } catch {
+            fail(error, resolving: type, name: name, at: requester)
+        }
+    }
+
+    /// An optional ask (`resolveIfRegistered`, `T?`, a `Provider` or `Lazy` by
+    /// `resolveIfRegistered`) that found nothing in this store, made while it builds an instance
+    /// a store layered over it is to share: answered as `resolve` answers it there, from that
+    /// store (see `resolveFromBorrower`), which makes the instance that store's own. Also that
+    /// store's own when it does not resolve it either but the type is declared provided per
+    /// request: another request's store would answer otherwise (see
+    /// `dependsOnAbsentRequestValue`). `nil` otherwise.
+    private func resolveIfABorrowerResolves<T>(
+        _ type: T.Type, name: String?, requester: Requester
+    ) throws(ResolutionError) -> T? {
+        if let value = try resolveFromBorrower(type, name: name, arguments: .none, requester: requester) {
+            return value
+        }
+        dependsOnAbsentRequestValue(Self.valueType(askedFor: type), name: name)
         return nil
+    }
+
+    /// What an optional ask of `type` is about: the wrapped type of an optional, the value type of
+    /// a handle, or `type` itself.
+    private static func valueType(askedFor type: Any.Type) -> Any.Type {
+        if let optional = type as? any ResolvableOptional.Type { return optional.wrappedType }
+        if let handle = type as? any DependencyHandle.Type { return handle.valueType }
+        return type
+    }
+
+    /// An optional ask of `type` (with `name`) that neither this store nor the store layered over
+    /// it whose instance it builds resolves, where `type` is declared provided per request
+    /// (`providedPerRequest`) here or in a parent: the instance being built would hold the
+    /// absence of one request's value, which the next request may have. So it is that request's
+    /// own, as when the value is there (see `taintBorrow(on:where:)`). Not on a thread building
+    /// for a layered store, this costs a thread-local read.
+    private func dependsOnAbsentRequestValue(_ type: Any.Type, name: String?) {
+        guard let stack = ResolutionStack.currentIfCreated, stack.borrows.contains(where: { $0.owner != nil }),
+            perRequestDeclarations()[TypeAndName(type: ObjectIdentifier(type), name: name)] != nil
+        else { return }
+        _ = taintBorrow(on: stack) { _ in true }
     }
 
     /// The one resolution path. The error is a typed throw, so success pays nothing for it, and
@@ -288,10 +330,24 @@ extension DependencyStore {
     private func resolveUnregistered<T>(
         _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> T {
+        // What this store makes for a registered type, unless only a store layered over it
+        // registers that type: then, while this store builds an instance that store is to share,
+        // it is that store's to make (see `resolveFromBorrower`), as it is for the type itself.
         if let handle = type as? any DependencyHandle.Type {
+            if !handle.isResolvable(in: self, name: name),
+                let value = try resolveFromBorrower(type, name: name, arguments: arguments, requester: requester)
+            {
+                return value
+            }
             return try handle.make(in: self, name: name, arguments: arguments, requester: requester) as! T
         }
         if let optional = type as? any ResolvableOptional.Type {
+            if !optional.isResolvable(in: self, name: name) {
+                if let value = try resolveFromBorrower(type, name: name, arguments: arguments, requester: requester) {
+                    return value
+                }
+                dependsOnAbsentRequestValue(optional.wrappedType, name: name)
+            }
             return try optional.resolve(in: self, name: name, arguments: arguments, requester: requester) as! T
         }
         if name == nil, let collection = type as? any ContributedCollection.Type, collection.hasElements(in: self) {
