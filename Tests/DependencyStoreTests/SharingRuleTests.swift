@@ -432,4 +432,30 @@ private final class FormScreen {
         #expect(app.reset(.singleton) == 0, "the app's store keeps nothing that holds a request's value")
     }
 
+    // MARK: - Stores layered over a store that keeps its own copies
+
+    @Test func aStoreThatChangesNothingSharesTheCopyOfTheNearestStoreThatKeepsOne() {
+        let builds = Counter()
+        let app = DependencyStore()
+        app.register(FixedGreeting("live"), for: Greeting.self)
+        app.register(FixedClock(1), for: Clock.self)
+        app.register(Banner.self, scope: .singleton) { store in
+            builds.increment()
+            return Banner(greeting: store.resolve(), clock: store.resolve())
+        }
+        let test = DependencyStore(parent: app)
+        test.register(FixedGreeting("mock"), for: Greeting.self)
+        let requests = (1...2).map { requestStore(over: test, id: $0) }
+
+        let banners = requests.map { $0.resolve(Banner.self) }
+
+        #expect(banners[0].text == "mock @1", "built with the overriding store's mock")
+        #expect(banners[1] === banners[0], "the requests share one copy")
+        #expect(test.resolve(Banner.self) === banners[0], "the overriding store's own")
+        #expect(builds.value == 1)
+        #expect(requests.map { $0.reset(.singleton) } == [0, 0], "a store that shares keeps nothing")
+        #expect(test.reset(.singleton) == 1)
+        #expect(app.reset(.singleton) == 0, "the app's store never built one")
+    }
+
 }

@@ -465,9 +465,12 @@ extension DependencyStore {
     /// when every store from this one to the ancestor shares its ancestors' instances (`shares`
     /// says whether this one does) and no build of it ever resolved a value only a store layered
     /// over the ancestor registers: then the lookup gives the ancestor's kept instance, or the
-    /// ancestor to resolve it in (`.borrowed`). Otherwise the registration gets a slot in this
-    /// store, so the instance built through this store is this store's, built with what this
-    /// store overrides.
+    /// ancestor to resolve it in (`.borrowed`). When this store shares but a store between it and
+    /// the ancestor does not (a test's store that overrides something, under a request's), the
+    /// instance is that store's copy, shared in the same way: the lookup gives that store to
+    /// resolve it in, which keeps its own. Otherwise the registration gets a slot in this store,
+    /// so the instance built through this store is this store's, built with what this store
+    /// overrides.
     @inline(never)
     private func findInherited(
         _ key: ObjectIdentifier, name: String?, shares: Bool, takingKeptInstance: Bool, observed: Bool
@@ -479,17 +482,27 @@ extension DependencyStore {
             return .kept(entry.box, entry.lifetime)
         }
         var shares = shares
+        // The nearest store passed on the way that keeps its own copies of its ancestors'
+        // instances, when every store before it shares: the one whose copy this store shares.
+        var copyKeeper: DependencyStore?
         var ancestor = parent
         while let store = ancestor {
             let step: (registration: AnyRegistration, shared: Lookup?)? = store.registry.withLock { registry in
                 guard let registration = registry[key, name] else {
-                    shares = shares && registry.sharesAncestorsInstances && store.verifier == nil
+                    if shares, copyKeeper == nil {
+                        if store.verifier != nil {
+                            shares = false
+                        } else if !registry.sharesAncestorsInstances {
+                            copyKeeper = store
+                        }
+                    }
                     return nil
                 }
                 guard shares, let slot = registration.slot, !slot.dependsOnLayeredValues else {
                     ResolutionStack.recordLookupEpoch()
                     return (registration, nil)
                 }
+                if let copyKeeper { return (registration, .borrowed(registration, from: copyKeeper)) }
                 if takingKeptInstance, registration.isPlain, registry.observers == nil, let kept = slot.kept {
                     // Published for the next resolve through a store over the parent, which reads
                     // it without this lock.

@@ -117,11 +117,12 @@ final class ResolutionStack {
     @exclusivity(unchecked)
     var borrows: [Borrow] = []
 
-    /// One resolve made in `owner`, whose instance a store layered over it, `borrower`, shares.
-    /// A resolve inside it that finds nothing in `owner` falls back to `borrower` (a request's
-    /// value); the registrations being built around that resolve are then `tainted`: what they
-    /// build is `borrower`'s alone, and no slot keeps it. An entry with no `owner` is that
-    /// fall-back resolve itself, in which `borrower` keeps what it builds as usual.
+    /// One resolve made in `owner` (the registration's store, or a store between that keeps its
+    /// own copy), whose instance a store layered over it, `borrower`, shares. A resolve inside it
+    /// that finds nothing in `owner` falls back to `borrower` (a request's value); the
+    /// registrations being built around that resolve are then `tainted`: what they build is
+    /// `borrower`'s alone, and no slot keeps it. An entry with no `owner` is that fall-back
+    /// resolve itself, in which `borrower` keeps what it builds as usual.
     struct Borrow {
         /// Unowned: the resolve that pushed the entry holds both stores.
         unowned(unsafe) let owner: DependencyStore?

@@ -190,6 +190,9 @@ struct ModelReference {
     /// those resolved a value of that store's own: what the coverage test counts.
     private(set) var sharedBuilds = 0
     private(set) var buildsThatReachedALayersValue = 0
+    /// Shared builds made in a store between the asking store and the owner, which keeps its own
+    /// copy. What the coverage test counts.
+    private(set) var buildsInACopyKeeper = 0
     private(set) var factoryRuns: [Int: Int] = [:]
     private(set) var decoratorRuns: [Int: Int] = [:]
 
@@ -623,23 +626,28 @@ struct ModelReference {
             return id
         case .singleton, .session, .cart, .weak:
             if let owner = owners[entry.uid]?.store, owner != context.store, !entry.isElement,
-                sharesInstances(from: context.store, upTo: owner), !dependsOnLayered.contains(entry.uid)
+                !dependsOnLayered.contains(entry.uid), let keeper = keeper(from: context.store, upTo: owner)
             {
-                return try buildShared(entry, owner: owner, in: &context)
+                if keeper != owner { buildsInACopyKeeper += 1 }
+                return try buildShared(entry, owner: keeper, in: &context)
             }
             return try buildKept(entry, in: &context)
         }
     }
 
-    /// Whether every store from `store` up to `owner` (not included) shares its ancestors'
-    /// instances.
-    private func sharesInstances(from store: Int, upTo owner: Int) -> Bool {
-        var id = store
+    /// The store whose instance of an ancestor's (`owner`'s) cached registration `store` shares,
+    /// or `nil` when `store` builds its own: "every store layered over it shares it, with one
+    /// exception: a store that changes what that instance's factory would resolve builds and
+    /// keeps its own copy", and "A store that changes nothing, layered over one that keeps its own
+    /// copy, shares that copy" (Lifetimes.md).
+    private func keeper(from store: Int, upTo owner: Int) -> Int? {
+        guard stores[store]!.sharesAncestorsInstances else { return nil }
+        var id = stores[store]!.parent!
         while id != owner {
-            guard stores[id]!.sharesAncestorsInstances, let parent = stores[id]!.parent else { return false }
-            id = parent
+            if !stores[id]!.sharesAncestorsInstances { return id }
+            id = stores[id]!.parent!
         }
-        return true
+        return owner
     }
 
     /// The sharing rule (Lifetimes.md): `owner` builds and keeps the instance, its factory
