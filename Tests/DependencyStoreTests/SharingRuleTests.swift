@@ -87,6 +87,20 @@ private final class FormScreen {
     }
 }
 
+/// Adds a decorator, or contributes an element, so that a store that applies it changes what its
+/// ancestors' factories build; unloaded again in the tests.
+private struct ChangingAssembly: Assembly {
+    let decorates: Bool
+
+    func assemble(into store: DependencyStore) {
+        if decorates {
+            store.decorate(Clock.self) { _, clock in clock }
+        } else {
+            store.contribute(FixedGreeting("element"), to: Greeting.self)
+        }
+    }
+}
+
 @Suite struct SharingRuleTests {
     private func appStore(builds: Counter) -> DependencyStore {
         let app = DependencyStore()
@@ -456,6 +470,43 @@ private final class FormScreen {
         #expect(requests.map { $0.reset(.singleton) } == [0, 0], "a store that shares keeps nothing")
         #expect(test.reset(.singleton) == 1)
         #expect(app.reset(.singleton) == 0, "the app's store never built one")
+    }
+
+    /// What stops a store sharing, and how it is taken away again.
+    enum Change: String, CaseIterable, CustomStringConvertible {
+        case override, decorator, element
+
+        var description: String { rawValue }
+    }
+
+    @Test(arguments: Change.allCases)
+    func aStoreThatStoppedSharingKeepsItsCopiesWhenTheChangeIsRemoved(_ change: Change) {
+        let app = DependencyStore()
+        app.register(FixedGreeting("live"), for: Greeting.self)
+        app.register(FixedClock(1), for: Clock.self)
+        app.register(Banner.self, scope: .singleton) { store in
+            Banner(greeting: store.resolve(), clock: store.resolve())
+        }
+        let shared = app.resolve(Banner.self)
+        let test = DependencyStore(parent: app)
+        switch change {
+        case .override: test.register(FixedGreeting("live"), for: Greeting.self)
+        case .decorator: test.apply(ChangingAssembly(decorates: true))
+        case .element: test.apply(ChangingAssembly(decorates: false))
+        }
+        let copy = test.resolve(Banner.self)
+        #expect(copy !== shared)
+
+        switch change {
+        case .override: #expect(test.unregister(Greeting.self))
+        case .decorator: #expect(test.unload(ChangingAssembly.self).wasApplied)
+        case .element: #expect(test.unload(ChangingAssembly.self).removed == 1)
+        }
+
+        #expect(test.resolve(Banner.self) === copy, "the copy it kept is still the one it hands out")
+        #expect(requestStore(over: test, id: 1).resolve(Banner.self) === copy, "and what stores over it share")
+        #expect(test.reset(.singleton) == 1)
+        #expect(test.resolve(Banner.self) !== shared, "it goes on building its own")
     }
 
 }

@@ -781,3 +781,14 @@ extension DependencyStore {
         return value
     }
 }
+
+extension StoreCore.Registry {
+    /// Records that this store now changes what its ancestors' factories would build (it got a
+    /// decorator, a contribution or an observer): from now on it builds and keeps its own copies
+    /// of their cached instances, as a store that overrides something does, even after what made
+    /// the change is removed. Its copies stay the ones it hands out, as a kept instance stays
+    /// until its own registration changes or a reset discards it. Call with the store's lock.
+    mutating func stopsSharingAncestorsInstances() {
+        shadowsAncestors = true
+    }
+}

@@ -83,16 +83,14 @@ struct ModelReference {
         /// for `.singleton`, custom scopes and `.weak` (weakly: see `alive`).
         var slots: [Int: Int] = [:]
         /// Set once the store registers a type and name an ancestor registers too, or an ancestor
-        /// registers one it has: "a store that overrides something builds its own" (Lifetimes.md,
-        /// the sharing rule). Never cleared.
-        var shadowsAncestors = false
+        /// registers one it has, or it adds a decorator or an element: "A store changes it when it
+        /// overrides something an ancestor registers ..., or has decorators, completion steps,
+        /// contributed elements or tracing observers of its own", and "once a store has changed
+        /// something, it builds its own copies for the rest of its life, even after the change is
+        /// removed" (Lifetimes.md, the sharing rule). Never cleared.
+        var stoppedSharing = false
 
-        /// "A store layered over another shares the instances the other keeps, unless it
-        /// overrides something of its ancestors', or has decorators or contributions of its own"
-        /// (Lifetimes.md).
-        var sharesAncestorsInstances: Bool {
-            !shadowsAncestors && decorators.isEmpty && elements.isEmpty
-        }
+        var sharesAncestorsInstances: Bool { !stoppedSharing }
     }
 
     /// A cached build made in `owner` for a store layered over it, `borrower`, that shares it;
@@ -327,10 +325,10 @@ struct ModelReference {
         if let replaced { forgetEverywhere(replaced.uid) }
         shadow(key, isElement: false, from: store)
         if lineage(of: store).dropFirst().contains(where: { stores[$0]!.registrations[key] != nil }) {
-            stores[store]!.shadowsAncestors = true
+            stores[store]!.stoppedSharing = true
         }
         for id in stores.keys where isAncestor(store, of: id) && stores[id]!.registrations[key] != nil {
-            stores[id]!.shadowsAncestors = true
+            stores[id]!.stoppedSharing = true
         }
     }
 
@@ -364,6 +362,7 @@ struct ModelReference {
         let entry = Entry(
             uid: newUID(element.type, name: element.name, element.scope, in: store, isElement: true),
             type: element.type, name: element.name, kind: .factory(element), isElement: true, tag: currentTag)
+        stores[store]!.stoppedSharing = true
         if let name = element.name, let index = stores[store]!.elements.firstIndex(where: { $0.name == name }) {
             let replaced = stores[store]!.elements[index]
             stores[store]!.elements[index] = entry
@@ -380,6 +379,7 @@ struct ModelReference {
     /// earlier application" (Composition.md).
     private mutating func add(_ decorator: ModelDecorator, to store: Int) {
         let entry = DecoratorEntry(spec: decorator, tag: currentTag, application: applicationNumbers.last)
+        stores[store]!.stoppedSharing = true
         // The runner adds a decorator from the shared call site, or from a line of its own
         // (10_000 + id): two calls come from the same line when both are shared, or when one spec
         // is added twice (an assembly applied again).
