@@ -509,4 +509,37 @@ private struct ChangingAssembly: Assembly {
         #expect(test.resolve(Banner.self) !== shared, "it goes on building its own")
     }
 
+    @Test func aSharedBuildInsideAnotherThatReachesARequestsValueIsBuiltAgainOnlyInTheRequestsStore() {
+        // The client is the middle store's own, the socket the app's; the socket's factory needs
+        // the request's Int. Built through the request's store, both builds are set aside and
+        // built again there: the middle store, which cannot see the value either, builds nothing
+        // again. The set-aside client is closed before the socket it holds.
+        let log = CloseLog()
+        let socketBuilds = Counter()
+        let clientBuilds = Counter()
+        let app = DependencyStore()
+        app.register(Socket.self, scope: .singleton) { store in
+            socketBuilds.increment()
+            _ = store.resolve(Int.self)
+            return Socket(log: log)
+        }.closing { $0.close() }
+        let middle = DependencyStore(parent: app)
+        middle.register(Client.self, scope: .singleton) { store in
+            clientBuilds.increment()
+            return Client(socket: store.resolve(), log: log)
+        }.closing { $0.close() }
+        let request = DependencyStore(parent: middle)
+        request.register(7, for: Int.self)
+
+        let client = request.resolve(Client.self)
+
+        #expect(socketBuilds.value == 2, "set aside in the app's store, then built in the request's")
+        #expect(clientBuilds.value == 2, "set aside in the middle store, then built in the request's")
+        #expect(log.names == ["Client", "Socket"], "the set-aside pair, dependents first")
+        #expect(request.resolve(Client.self) === client)
+        #expect(request.reset(.singleton) == 2, "both are the request's")
+        #expect(middle.reset(.singleton) == 0)
+        #expect(app.reset(.singleton) == 0)
+    }
+
 }

@@ -235,6 +235,12 @@ extension DependencyStore {
     /// builds it, with `owner` current, and keeps it. Should the build resolve something `owner`
     /// cannot but this store can (a request's value: see `resolveFromBorrower`), the instance is
     /// not `owner`'s to keep: it is built again here, and kept here, as it will be from now on.
+    ///
+    /// Inside a build this store itself makes for a store layered over it (a borrow nested in
+    /// another), the value may be one only that deeper store resolves: then the enclosing build is
+    /// set aside too, and built again in that store, which builds this instance there with it. So
+    /// this store builds nothing again: it hands the instance, and what it set aside, to the
+    /// enclosing build.
     @inline(never)
     func resolveBorrowed<T>(
         _ type: T.Type, name: String?, from owner: DependencyStore, arguments: GivenArguments, requester: Requester
@@ -258,9 +264,11 @@ extension DependencyStore {
                 throw error
             }
             let tainted = !stack.borrows[depth].tainted.isEmpty
+            let forAnEnclosingBorrow = stack.borrows[depth].taintedForAnEnclosingBorrow
             let setAside = stack.borrows[depth].setAside
             stack.borrows.removeSubrange(depth...)
             guard tainted else { return value }
+            if forAnEnclosingBorrow, stack.handOver(setAside) { return value }
             // What the owner built and kept nowhere is nobody's: it closes it, dependents first.
             owner.close(setAside.closes(), because: "a build set aside for \(self)")
             // The registration is marked now, so this lookup gives this store's own slot.

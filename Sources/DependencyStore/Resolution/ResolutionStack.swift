@@ -131,6 +131,9 @@ final class ResolutionStack {
         /// resolve come after.
         let frameIndex: Int
         var tainted: [AnyRegistration] = []
+        /// Whether a fall-back made for an enclosing borrow tainted it: the value is that borrow's
+        /// borrower's, deeper than this one's, and that borrow builds everything again there.
+        var taintedForAnEnclosingBorrow = false
         /// What builds of `tainted` registrations built and no slot kept, in the order built: the
         /// owner closes it once the resolve is over, since nobody else gets it.
         var setAside: [DiscardedInstance] = []
@@ -162,8 +165,22 @@ final class ResolutionStack {
             borrows[inner].tainted += building.filter { registration in
                 !borrows[inner].tainted.contains { $0 === registration }
             }
+            if inner > index { borrows[inner].taintedForAnEnclosingBorrow = true }
         }
         return building
+    }
+
+    /// Hands what the borrow that just ended set aside, `setAside`, to the innermost borrow
+    /// enclosing it, whose own set-aside builds depend on it: closed after them, by that borrow.
+    /// Returns `false` when there is no such borrow.
+    func handOver(_ setAside: [DiscardedInstance]) -> Bool {
+        guard let index = borrows.indices.last(where: { borrows[$0].owner != nil }) else { return false }
+        for discarded in setAside {
+            borrows[index].setAside.append(
+                DiscardedInstance(
+                    registration: discarded.registration, box: discarded.box, sequence: borrows[index].setAside.count))
+        }
+        return true
     }
 
     // MARK: Chains and removals (see `Tombstones`)

@@ -101,6 +101,9 @@ struct ModelReference {
         let borrower: Int
         let chainStart: Int
         var tainted: Set<Int> = []
+        /// Tainted by a fall-back made for an enclosing borrow: "the store in the middle ... builds
+        /// nothing again" (Lifetimes.md).
+        var taintedForAnEnclosingBorrow = false
     }
 
     struct Instance {
@@ -191,6 +194,8 @@ struct ModelReference {
     /// Shared builds made in a store between the asking store and the owner, which keeps its own
     /// copy. What the coverage test counts.
     private(set) var buildsInACopyKeeper = 0
+    /// Builds set aside inside another that reached a deeper store's value.
+    private(set) var nestedBuildsHandedOver = 0
     private(set) var factoryRuns: [Int: Int] = [:]
     private(set) var decoratorRuns: [Int: Int] = [:]
 
@@ -670,6 +675,13 @@ struct ModelReference {
         let borrow = borrows.removeLast()
         context.store = borrower
         guard borrow.tainted.contains(entry.uid) else { return id }
+        // "Built through a store in the middle that cannot see the value either, ... the middle
+        // store builds nothing again": the enclosing build, set aside too, builds it again in the
+        // store that has the value.
+        if borrow.taintedForAnEnclosingBorrow, borrows.contains(where: { $0.owner != nil }) {
+            nestedBuildsHandedOver += 1
+            return id
+        }
         // Resolved again, as a resolve made now would: a factory may have replaced the
         // registration meanwhile.
         return try resolve(entry.type, name: entry.name, in: &context)
@@ -686,7 +698,10 @@ struct ModelReference {
             else { continue }
             buildsThatReachedALayersValue += 1
             let building = Set(context.chain[borrow.chainStart...])
-            for inner in index..<borrows.count { borrows[inner].tainted.formUnion(building) }
+            for inner in index..<borrows.count {
+                borrows[inner].tainted.formUnion(building)
+                if inner > index { borrows[inner].taintedForAnEnclosingBorrow = true }
+            }
             dependsOnLayered.formUnion(building)
             let saved = context.store
             context.store = borrow.borrower
