@@ -542,4 +542,19 @@ private struct ChangingAssembly: Assembly {
         #expect(app.reset(.singleton) == 0)
     }
 
+    @Test func aStoreThatSharesListsTheInstanceAsKeptByTheStoreThatKeepsIt() {
+        let app = appStore(builds: Counter())
+        let request = requestStore(over: app, id: 1)
+        let test = DependencyStore(parent: app)
+        test.register(FixedGreeting("mock"), for: Greeting.self)
+        _ = request.resolve(Repository.self)
+        _ = test.resolve(Repository.self)
+
+        func kept(in store: DependencyStore) -> Bool? {
+            store.registrations.first { $0.type == "Repository" }?.hasKeptInstance
+        }
+        #expect(kept(in: app) == true, "the app's store keeps the instance the request shares")
+        #expect(kept(in: request) == false, "the request's store keeps nothing of it: its reset would discard nothing")
+        #expect(kept(in: test) == true, "the overriding store keeps its own copy")
+    }
 }
