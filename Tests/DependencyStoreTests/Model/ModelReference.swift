@@ -139,8 +139,12 @@ struct ModelReference {
         /// The store resolving now: the one asked, or an ancestor building what it shares.
         var store: Int
         /// By store and uid: a shared instance's factory runs in its owner, whose `.graph`
-        /// instances are its own.
+        /// instances are its own ("A `.graph` instance is shared by everything one store builds
+        /// during a top-level resolve", Lifetimes.md).
         var graph: [SlotKey: Int] = [:]
+        /// The store whose value a `.graph` instance of `graph` holds, when its build in a store
+        /// that a store layered over it borrowed from reached that store's value.
+        var graphLayers: [SlotKey: Int] = [:]
         var chain: [Int] = []
     }
 
@@ -192,10 +196,13 @@ struct ModelReference {
     private(set) var sharedBuilds = 0
     private(set) var buildsThatReachedALayersValue = 0
     /// Shared builds made in a store between the asking store and the owner, which keeps its own
-    /// copy. What the coverage test counts.
+    /// copy; builds set aside inside another that reached a deeper store's value; `.graph`
+    /// instances holding a layer's value that another shared build took; optional asks that a
+    /// layer answered. What the coverage test counts.
     private(set) var buildsInACopyKeeper = 0
-    /// Builds set aside inside another that reached a deeper store's value.
     private(set) var nestedBuildsHandedOver = 0
+    private(set) var graphInstancesTakenWithALayersValue = 0
+    private(set) var optionalAsksAnsweredByALayer = 0
     private(set) var factoryRuns: [Int: Int] = [:]
     private(set) var decoratorRuns: [Int: Int] = [:]
 
@@ -512,6 +519,10 @@ struct ModelReference {
 
     /// The store and its ancestors, nearest first.
     private func lineage(of store: Int) -> [Int] {
+        Self.lineage(of: store, in: stores)
+    }
+
+    private static func lineage(of store: Int, in stores: [Int: Store]) -> [Int] {
         var result = [store]
         while let parent = stores[result.last!]?.parent { result.append(parent) }
         return result
@@ -540,6 +551,19 @@ struct ModelReference {
         switch request {
         case .one(let type, let name):
             return Resolved(ids: [try resolve(type, name: name, in: &context)], keys: nil)
+        case .optional(let type, let name):
+            // "`resolveIfRegistered` ... returns `nil` when nothing is registered" (Lifetimes.md);
+            // in a shared build, "`resolveIfRegistered` and `resolve(T?.self)` fall back to the
+            // asking store's value as `resolve` does" (Lifetimes.md, the sharing rule).
+            let key = Key(type: type, name: name)
+            if lineage(of: context.store).contains(where: { stores[$0]!.registrations[key] != nil }) {
+                return Resolved(ids: [try resolve(type, name: name, in: &context)], keys: nil)
+            }
+            if let id = try resolveFromBorrower(key, in: &context) {
+                optionalAsksAnsweredByALayer += 1
+                return Resolved(ids: [id], keys: nil)
+            }
+            return Resolved(ids: [], keys: nil)
         case .all:
             // "`resolveAll` ... returns `[]` when nothing was contributed" (Composition.md).
             let elements = visibleElements(in: context.store)
@@ -625,9 +649,23 @@ struct ModelReference {
             // "One instance per top-level resolve, shared by everything built during that
             // resolve"; "a `.graph` shares the decorated instance" (Composition.md).
             let graphKey = SlotKey(store: context.store, uid: entry.uid)
-            if let shared = context.graph[graphKey] { return shared }
+            if let shared = context.graph[graphKey] {
+                // One that holds a layer's value makes what takes it that layer's too; with no
+                // shared build for that layer running, a new one is built.
+                guard let layer = context.graphLayers[graphKey] else { return shared }
+                let stores = self.stores
+                if taintBorrow(in: context, where: { Self.lineage(of: $0, in: stores).contains(layer) }) {
+                    graphInstancesTakenWithALayersValue += 1
+                    return shared
+                }
+            }
             let id = try make(entry, registration, in: &context)
             context.graph[graphKey] = id
+            context.graphLayers[graphKey] =
+                borrows.first { borrow in
+                    guard let owner = borrow.owner else { return false }
+                    return borrow.tainted.contains(entry.uid) && lineage(of: owner).contains(context.store)
+                }?.borrower
             return id
         case .singleton, .session, .cart, .weak:
             if let owner = owners[entry.uid]?.store, owner != context.store, !entry.isElement,
@@ -691,28 +729,45 @@ struct ModelReference {
     /// the asking store, when its layer has one, which makes what is being built that store's
     /// own.
     private mutating func resolveFromBorrower(_ key: Key, in context: inout Context) throws(Refusal) -> Int? {
+        let stores = self.stores
+        let registers: (Int) -> Bool = { store in
+            Self.lineage(of: store, in: stores).contains { stores[$0]!.registrations[key] != nil }
+        }
+        guard let index = taintBorrowIndex(in: context, where: registers) else { return nil }
+        buildsThatReachedALayersValue += 1
+        let borrower = borrows[index].borrower
+        let saved = context.store
+        context.store = borrower
+        borrows.append(Borrow(owner: nil, borrower: borrower, chainStart: context.chain.count))
+        defer {
+            borrows.removeLast()
+            context.store = saved
+        }
+        return try resolve(key.type, name: key.name, in: &context)
+    }
+
+    /// The innermost shared build running for `context.store` (or a store over it) whose asking
+    /// store `reaches`: what is being built inside it is marked as that store's own (`tainted`,
+    /// and `dependsOnLayered` from now on). Returns its index, or `nil` when there is none.
+    private mutating func taintBorrowIndex(in context: Context, where reaches: (Int) -> Bool) -> Int? {
         for index in borrows.indices.reversed() {
             let borrow = borrows[index]
-            guard let owner = borrow.owner, lineage(of: owner).contains(context.store),
-                lineage(of: borrow.borrower).contains(where: { stores[$0]!.registrations[key] != nil })
+            guard let owner = borrow.owner, Self.lineage(of: owner, in: stores).contains(context.store),
+                reaches(borrow.borrower)
             else { continue }
-            buildsThatReachedALayersValue += 1
             let building = Set(context.chain[borrow.chainStart...])
             for inner in index..<borrows.count {
                 borrows[inner].tainted.formUnion(building)
                 if inner > index { borrows[inner].taintedForAnEnclosingBorrow = true }
             }
             dependsOnLayered.formUnion(building)
-            let saved = context.store
-            context.store = borrow.borrower
-            borrows.append(Borrow(owner: nil, borrower: borrow.borrower, chainStart: context.chain.count))
-            defer {
-                borrows.removeLast()
-                context.store = saved
-            }
-            return try resolve(key.type, name: key.name, in: &context)
+            return index
         }
         return nil
+    }
+
+    private mutating func taintBorrow(in context: Context, where reaches: (Int) -> Bool) -> Bool {
+        taintBorrowIndex(in: context, where: reaches) != nil
     }
 
     /// A cached scope's instance, kept by the store resolving it.
