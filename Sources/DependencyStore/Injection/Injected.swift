@@ -114,7 +114,7 @@ public final class Injected<T> {
     @usableFromInline @inline(never)
     func resolveFirst() -> T {
         resolveOnce(cell: cell, type: T.self, name: name, requester: requester) {
-            let value = binding.store.resolve(T.self, name: name, arguments: .none, requester: requester)
+            let value = binding.resolve(T.self, name: name, arguments: .none, requester: requester)
             binding = .resolved
             return value
         }
@@ -154,7 +154,7 @@ extension Injected {
         }
         return try resolveOnce(cell: cell, type: T.self, name: name, requester: requester) {
             () throws(ResolutionError) -> T in
-            let value = try binding.store.resolveChecked(T.self, name: name, arguments: .none, requester: requester)
+            let value = try binding.tryResolve(T.self, name: name, arguments: .none, requester: requester)
             binding = .resolved
             return value
         }
@@ -168,7 +168,7 @@ extension Injected {
             return published.assumingMemoryBound(to: T.self).pointee
         }
         return resolveOnce(cell: cell, type: T.self, name: name, requester: requester) {
-            let value = binding.store.resolve(T.self, name: name, arguments: arguments, requester: requester)
+            let value = binding.resolve(T.self, name: name, arguments: arguments, requester: requester)
             binding = .resolved
             return value
         }

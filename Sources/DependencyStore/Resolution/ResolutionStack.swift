@@ -390,6 +390,15 @@ final class ResolutionStack {
         frames.contains { $0.registration?.lifetime == .cached && $0.store.core === core }
     }
 
+    /// The build that `isBuildingKeptInstance(in: core)` found: the innermost registration on this
+    /// thread's chain whose instance `core` keeps, and the innermost factory running (the one
+    /// creating whatever asks), for a property created now (see `PropertyOrigin`).
+    @inline(never)
+    func propertyOrigin(in core: StoreCore) -> PropertyOrigin {
+        let kept = frames.last { $0.registration?.lifetime == .cached && $0.store.core === core }!.registration!
+        return PropertyOrigin(core: core, kept: kept, creator: frames.last(where: \.isBuild)?.registration ?? kept)
+    }
+
     /// The store of the innermost frame, if this thread is inside a factory or a sync `execute`.
     var currentStore: DependencyStore? {
         frameCount > 0 ? frameStorage[frameCount - 1].store : nil
