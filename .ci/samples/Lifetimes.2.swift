@@ -1,10 +1,21 @@
-// "Custom scopes" declares the session scope itself.
+// ".graph" compares a resolve from the app's store with one through a request's store; it assumes
+// the screen's types.
 import DependencyStore
 
-struct User: Sendable {}
+final class FormState {}
 
-final class SessionRepository {
-    init(user: User = User()) {}
+final class Repository {
+    let form: FormState
+    init(form: FormState) { self.form = form }
 }
 
-let store = DependencyStore()
+final class Screen {
+    let repository: Repository
+    let form: FormState
+    init(repository: Repository, form: FormState) {
+        self.repository = repository
+        self.form = form
+    }
+}
+
+let app = DependencyStore()

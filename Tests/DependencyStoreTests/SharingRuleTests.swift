@@ -49,6 +49,58 @@ private final class Reporter {
     @Injected var greeting: Greeting
 }
 
+/// An app singleton built with a request's value, if there is one.
+private final class Tagged {
+    let request: RequestID?
+    init(_ request: RequestID?) { self.request = request }
+}
+
+/// A screen's state: a `.graph` registration, one per resolve.
+private final class FormState {
+    let request: RequestID?
+    init(request: RequestID? = nil) { self.request = request }
+}
+
+/// An app-wide repository that keeps the form state it was built with.
+private final class FormRepository {
+    let form: FormState
+    init(form: FormState) { self.form = form }
+}
+
+/// A second app-wide instance built with the same form state.
+private final class FormArchive {
+    let form: FormState
+    init(form: FormState) { self.form = form }
+}
+
+/// What a request builds, from the same resolve: the repository, and the form state twice.
+private final class FormScreen {
+    let repository: FormRepository
+    let archive: FormArchive?
+    let form: FormState
+    let sameForm: FormState
+    init(repository: FormRepository, archive: FormArchive? = nil, form: FormState, sameForm: FormState) {
+        self.repository = repository
+        self.archive = archive
+        self.form = form
+        self.sameForm = sameForm
+    }
+}
+
+/// Adds a decorator, or contributes an element, so that a store that applies it changes what its
+/// ancestors' factories build; unloaded again in the tests.
+private struct ChangingAssembly: Assembly {
+    let decorates: Bool
+
+    func assemble(into store: DependencyStore) {
+        if decorates {
+            store.decorate(Clock.self) { _, clock in clock }
+        } else {
+            store.contribute(FixedGreeting("element"), to: Greeting.self)
+        }
+    }
+}
+
 @Suite struct SharingRuleTests {
     private func appStore(builds: Counter) -> DependencyStore {
         let app = DependencyStore()
@@ -268,5 +320,241 @@ private final class Reporter {
         let reporter = try #require(reporters[0].object, "the app store keeps it")
         #expect(reporters.allSatisfy { $0.object === reporter })
         #expect(reporter.greeting.text == "app", "its property is bound to the app store, not a request's")
+    }
+
+    // MARK: - Asking for a request's value that may be absent
+
+    /// How an app singleton's factory asks for the request's value.
+    enum Ask: String, CaseIterable, CustomStringConvertible {
+        case resolve, resolveIfRegistered, resolveOptional, provider
+
+        var description: String { rawValue }
+    }
+
+    private static func tagged(_ ask: Ask, in store: DependencyStore) -> Tagged {
+        switch ask {
+        case .resolve: Tagged(store.resolve(RequestID.self))
+        case .resolveIfRegistered: Tagged(store.resolveIfRegistered(RequestID.self))
+        case .resolveOptional: Tagged(store.resolve(RequestID?.self))
+        case .provider: Tagged(store.resolve(Provider<RequestID>.self)())
+        }
+    }
+
+    @Test(arguments: Ask.allCases)
+    func everyWayOfAskingForARequestsValueMakesTheAppSingletonPerRequest(_ ask: Ask) {
+        let builds = Counter()
+        let app = DependencyStore()
+        app.register(Tagged.self, scope: .singleton) { store in
+            builds.increment()
+            return Self.tagged(ask, in: store)
+        }
+        let first = requestStore(over: app, id: 1)
+        let second = requestStore(over: app, id: 2)
+
+        let firstTagged = first.resolve(Tagged.self)
+        let secondTagged = second.resolve(Tagged.self)
+
+        #expect(firstTagged.request?.value == 1, "\(ask) in the app's build gets the request's value")
+        #expect(secondTagged.request?.value == 2)
+        #expect(first.resolve(Tagged.self) === firstTagged, "kept by the request's store")
+        #expect(builds.value == 3, "once set aside in the app's store, then once per request")
+        #expect(app.reset(.singleton) == 0, "the app's store keeps nothing that holds a request's value")
+    }
+
+    @Test(arguments: [true, false])
+    func aRequestWithoutTheValueMakesTheInstancePerRequestWhenTheValueIsDeclaredPerRequest(declared: Bool) {
+        let app = DependencyStore()
+        if declared { app.providedPerRequest(RequestID.self) }
+        app.register(Tagged.self, scope: .singleton) { store in Tagged(store.resolveIfRegistered(RequestID.self)) }
+        let anonymous = DependencyStore(parent: app)
+
+        let first = anonymous.resolve(Tagged.self)
+        let second = requestStore(over: app, id: 2).resolve(Tagged.self)
+
+        #expect(first.request == nil)
+        if declared {
+            // Its absence is the anonymous request's: the next request builds its own.
+            #expect(second.request?.value == 2)
+            #expect(app.reset(.singleton) == 0)
+        } else {
+            // Nothing tells the app's store that another request may have one: the instance
+            // built without it is the app's, and shared.
+            #expect(second === first)
+            #expect(app.reset(.singleton) == 1)
+        }
+    }
+
+    // MARK: - `.graph` across the stores of one resolve
+
+    @Test func aGraphInstanceIsSharedWithinEachStoreOfOneResolve() {
+        let app = DependencyStore()
+        app.register(FormState.self, scope: .graph) { _ in FormState() }
+        app.register(FormRepository.self, scope: .singleton) { store in FormRepository(form: store.resolve()) }
+        app.register(FormScreen.self) { store in
+            FormScreen(repository: store.resolve(), form: store.resolve(), sameForm: store.resolve())
+        }
+
+        let throughARequest = DependencyStore(parent: app).resolve(FormScreen.self)
+        #expect(throughARequest.form === throughARequest.sameForm, "what the request's store builds shares one")
+        #expect(
+            throughARequest.form !== throughARequest.repository.form,
+            "the app-wide repository is built by the app's store, with a graph of its own")
+
+        let app2 = DependencyStore()
+        app2.register(FixedGreeting("live"), for: Greeting.self)
+        app2.register(FormState.self, scope: .graph) { _ in FormState() }
+        app2.register(FormRepository.self, scope: .singleton) { store in FormRepository(form: store.resolve()) }
+        app2.register(FormScreen.self) { store in
+            FormScreen(repository: store.resolve(), form: store.resolve(), sameForm: store.resolve())
+        }
+        let fromTheApp = app2.resolve(FormScreen.self)
+        #expect(fromTheApp.form === fromTheApp.repository.form, "one store, one graph")
+
+        let test = DependencyStore(parent: app2)
+        test.register(FixedGreeting("mock"), for: Greeting.self)
+        let throughATest = test.resolve(FormScreen.self)
+        #expect(
+            throughATest.form === throughATest.repository.form,
+            "a store that keeps its own copy builds it in its own graph")
+    }
+
+    @Test(arguments: [true, false])
+    func aGraphInstanceBuiltWithARequestsValueNeverEndsUpInAnAppWideInstance(archiveFirst: Bool) {
+        let app = DependencyStore()
+        app.register(FormState.self, scope: .graph) { store in FormState(request: store.resolve(RequestID.self)) }
+        app.register(FormRepository.self, scope: .singleton) { store in FormRepository(form: store.resolve()) }
+        app.register(FormArchive.self, scope: .singleton) { store in FormArchive(form: store.resolve()) }
+        app.register(FormScreen.self) { store in
+            let archive: FormArchive? = archiveFirst ? store.resolve(FormArchive.self) : nil
+            let repository: FormRepository = store.resolve()
+            return FormScreen(
+                repository: repository, archive: archive ?? store.resolve(FormArchive.self), form: store.resolve(),
+                sameForm: store.resolve())
+        }
+
+        let screens = (1...2).map { requestStore(over: app, id: $0).resolve(FormScreen.self) }
+
+        for (index, screen) in screens.enumerated() {
+            #expect(screen.repository.form.request?.value == index + 1)
+            // The second app singleton got the form state the first one's build made in the app's
+            // store, which holds the request's value: it is that request's too.
+            #expect(screen.archive?.form.request?.value == index + 1)
+            #expect(screen.form.request?.value == index + 1)
+            #expect(screen.repository.form === screen.archive?.form, "rebuilt in the request's graph")
+        }
+        #expect(screens[0].archive !== screens[1].archive)
+        #expect(app.reset(.singleton) == 0, "the app's store keeps nothing that holds a request's value")
+    }
+
+    // MARK: - Stores layered over a store that keeps its own copies
+
+    @Test func aStoreThatChangesNothingSharesTheCopyOfTheNearestStoreThatKeepsOne() {
+        let builds = Counter()
+        let app = DependencyStore()
+        app.register(FixedGreeting("live"), for: Greeting.self)
+        app.register(FixedClock(1), for: Clock.self)
+        app.register(Banner.self, scope: .singleton) { store in
+            builds.increment()
+            return Banner(greeting: store.resolve(), clock: store.resolve())
+        }
+        let test = DependencyStore(parent: app)
+        test.register(FixedGreeting("mock"), for: Greeting.self)
+        let requests = (1...2).map { requestStore(over: test, id: $0) }
+
+        let banners = requests.map { $0.resolve(Banner.self) }
+
+        #expect(banners[0].text == "mock @1", "built with the overriding store's mock")
+        #expect(banners[1] === banners[0], "the requests share one copy")
+        #expect(test.resolve(Banner.self) === banners[0], "the overriding store's own")
+        #expect(builds.value == 1)
+        #expect(requests.map { $0.reset(.singleton) } == [0, 0], "a store that shares keeps nothing")
+        #expect(test.reset(.singleton) == 1)
+        #expect(app.reset(.singleton) == 0, "the app's store never built one")
+    }
+
+    /// What stops a store sharing, and how it is taken away again.
+    enum Change: String, CaseIterable, CustomStringConvertible {
+        case override, decorator, element
+
+        var description: String { rawValue }
+    }
+
+    @Test(arguments: Change.allCases)
+    func aStoreThatStoppedSharingKeepsItsCopiesWhenTheChangeIsRemoved(_ change: Change) {
+        let app = DependencyStore()
+        app.register(FixedGreeting("live"), for: Greeting.self)
+        app.register(FixedClock(1), for: Clock.self)
+        app.register(Banner.self, scope: .singleton) { store in
+            Banner(greeting: store.resolve(), clock: store.resolve())
+        }
+        let shared = app.resolve(Banner.self)
+        let test = DependencyStore(parent: app)
+        switch change {
+        case .override: test.register(FixedGreeting("live"), for: Greeting.self)
+        case .decorator: test.apply(ChangingAssembly(decorates: true))
+        case .element: test.apply(ChangingAssembly(decorates: false))
+        }
+        let copy = test.resolve(Banner.self)
+        #expect(copy !== shared)
+
+        switch change {
+        case .override: #expect(test.unregister(Greeting.self))
+        case .decorator: #expect(test.unload(ChangingAssembly.self).wasApplied)
+        case .element: #expect(test.unload(ChangingAssembly.self).removed == 1)
+        }
+
+        #expect(test.resolve(Banner.self) === copy, "the copy it kept is still the one it hands out")
+        #expect(requestStore(over: test, id: 1).resolve(Banner.self) === copy, "and what stores over it share")
+        #expect(test.reset(.singleton) == 1)
+        #expect(test.resolve(Banner.self) !== shared, "it goes on building its own")
+    }
+
+    @Test func aSharedBuildInsideAnotherThatReachesARequestsValueIsBuiltAgainOnlyInTheRequestsStore() {
+        // The client is the middle store's own, the socket the app's; the socket's factory needs
+        // the request's Int. Built through the request's store, both builds are set aside and
+        // built again there: the middle store, which cannot see the value either, builds nothing
+        // again. The set-aside client is closed before the socket it holds.
+        let log = CloseLog()
+        let socketBuilds = Counter()
+        let clientBuilds = Counter()
+        let app = DependencyStore()
+        app.register(Socket.self, scope: .singleton) { store in
+            socketBuilds.increment()
+            _ = store.resolve(Int.self)
+            return Socket(log: log)
+        }.closing { $0.close() }
+        let middle = DependencyStore(parent: app)
+        middle.register(Client.self, scope: .singleton) { store in
+            clientBuilds.increment()
+            return Client(socket: store.resolve(), log: log)
+        }.closing { $0.close() }
+        let request = DependencyStore(parent: middle)
+        request.register(7, for: Int.self)
+
+        let client = request.resolve(Client.self)
+
+        #expect(socketBuilds.value == 2, "set aside in the app's store, then built in the request's")
+        #expect(clientBuilds.value == 2, "set aside in the middle store, then built in the request's")
+        #expect(log.names == ["Client", "Socket"], "the set-aside pair, dependents first")
+        #expect(request.resolve(Client.self) === client)
+        #expect(request.reset(.singleton) == 2, "both are the request's")
+        #expect(middle.reset(.singleton) == 0)
+        #expect(app.reset(.singleton) == 0)
+    }
+
+    @Test func aStoreThatSharesListsTheInstanceAsKeptByTheStoreThatKeepsIt() {
+        let app = appStore(builds: Counter())
+        let request = requestStore(over: app, id: 1)
+        let test = DependencyStore(parent: app)
+        test.register(FixedGreeting("mock"), for: Greeting.self)
+        _ = request.resolve(Repository.self)
+        _ = test.resolve(Repository.self)
+
+        func kept(in store: DependencyStore) -> Bool? {
+            store.registrations.first { $0.type == "Repository" }?.hasKeptInstance
+        }
+        #expect(kept(in: app) == true, "the app's store keeps the instance the request shares")
+        #expect(kept(in: request) == false, "the request's store keeps nothing of it: its reset would discard nothing")
+        #expect(kept(in: test) == true, "the overriding store keeps its own copy")
     }
 }

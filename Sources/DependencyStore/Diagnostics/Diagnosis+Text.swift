@@ -240,11 +240,22 @@ extension Diagnosis {
 
     private static func lines(_ request: Request, _ missing: Missing) -> [String] {
         let shortName = request.shortName
+        // A property of an instance this store keeps for the stores layered over it (a request's)
+        // asked for what only such a store has, or what each request's store provides: the fix
+        // for a server comes first.
+        let isInStoresOver = missing.notes.contains { if case .registeredInStoresOver = $0 { true } else { false } }
+        let isDeclaredHere = missing.notes.contains {
+            if case .providedPerRequest(_, _, nil) = $0 { true } else { false }
+        }
+        let serverFix = missing.createdBy.map { isInStoresOver || isDeclaredHere ? $0 : nil } ?? nil
         var lines = ["DependencyStore: no registration for '\(request.requested)'.", ""]
         if let handle = missing.askedForAs {
             lines.append("  Asked for as: \(handle), which the store makes for any registered '\(shortName)'")
         }
         lines.append("  Requested by: \(describe(request.requester))")
+        if let created = missing.createdBy {
+            lines.append("  Created by: \(describe(created))")
+        }
         if request.chain.count > 1 {
             lines.append("  While building: \(request.chain.joined(separator: " -> "))")
         }
@@ -288,6 +299,11 @@ extension Diagnosis {
                 lines.append(
                     "  '\(shortName)' is registered in \(stores.joined(separator: " and "))\(more), layered over this store. An object bound to this store"
                 )
+                guard serverFix == nil else {
+                    lines.append(
+                        "  (an instance it keeps for every request, say) does not see what a store over it adds.")
+                    continue
+                }
                 lines.append(
                     "  (one made at start-up, say, then used while a request is handled) does not see what a store over it adds:"
                 )
@@ -303,8 +319,25 @@ extension Diagnosis {
 
         let implementation = implementationName(for: shortName)
         let nameArgument = request.name.map { ", name: \"\($0)\"" } ?? ""
-        let perRequest = missing.notes.contains(where: \.isProvidedPerRequest)
-        if case .providedPerRequest(_, _, let declaringStore) = missing.notes.first(where: \.isProvidedPerRequest) {
+        let perRequestNote = missing.notes.first(where: \.isProvidedPerRequest)
+        let perRequest = perRequestNote != nil
+        if let created = serverFix {
+            let kept = created.keptShortName
+            lines += [
+                "  To fix: this store keeps '\(kept)' (\(created.keptScope)) and shares it with the stores layered over it",
+                "  (a request's), so its properties resolve from this store, where a request's values are out of sight:",
+                "      - resolve '\(shortName)' where the request's store is current (inside its execute { }) and pass it",
+                "        to the method that needs it;",
+                "      - or register '\(kept)' as .unique, so that each request's store builds its own, bound to that store;",
+                "      - or register '\(kept)' in each request's store, and declare it here with providedPerRequest(\(kept).self).",
+            ]
+            if isInStoresOver, !isDeclaredHere {
+                lines += [
+                    "  If this store should register '\(shortName)' itself (a test's store, say):",
+                    "      store.register(Mock\(implementation)(), for: \(shortName).self\(nameArgument))",
+                ]
+            }
+        } else if case .providedPerRequest(_, _, let declaringStore) = perRequestNote {
             // Asked of the store that declared it (the app's), or of one layered over it (a
             // request's) that does not register it.
             lines +=
@@ -392,6 +425,17 @@ extension Diagnosis {
             return String(shortName.dropLast(suffix.count))
         }
         return shortName
+    }
+
+    /// `the factory of 'App.Reporter' (.singleton, registered at App/Server.swift:9), run by the
+    /// store created at App/Server.swift:8, which keeps the instance`.
+    private static func describe(_ created: CreatedBy) -> String {
+        let factory =
+            "the factory of '\(created.creator)' (\(created.creatorScope), registered at \(created.creatorRegisteredAt))"
+        guard let kept = created.keptInstance else {
+            return "\(factory), run by \(created.store), which keeps the instance"
+        }
+        return "\(factory), run by \(created.store) while it built '\(kept)' (\(created.keptScope)), which it keeps"
     }
 
     private static func describe(_ requester: Requester) -> String {

@@ -111,6 +111,27 @@ extension Diagnosis {
         /// The short name of the `Provider` or `Lazy` asked for, which needs a registration of the
         /// requested type; `nil` when the type itself was asked for.
         let askedForAs: String?
+        /// The build that created the property that asked, when it was created while its store
+        /// built an instance it keeps (see `PropertyOrigin`).
+        var createdBy: CreatedBy?
+    }
+
+    /// The build that created a property: the registration whose factory ran, the instance the
+    /// store was building and keeps, and the store.
+    struct CreatedBy: Sendable {
+        /// The label, scope and place of the registration whose factory created the property.
+        let creator: String
+        let creatorScope: Scope
+        let creatorRegisteredAt: SourceLocation
+        /// The label of the registration whose instance the store was building, when it is not
+        /// `creator` (whose factory it resolved).
+        let keptInstance: String?
+        /// The short name and scope of the instance the store keeps (`creator`'s, or
+        /// `keptInstance`'s).
+        let keptShortName: String
+        let keptScope: Scope
+        /// The store that built it and keeps it, which the property resolves from.
+        let store: String
     }
 
     enum Note: Sendable {

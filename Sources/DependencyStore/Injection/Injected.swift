@@ -103,8 +103,8 @@ public struct Injected<T> {
     @usableFromInline @inline(never)
     func resolveFirst() -> T {
         resolveOnce(cell: cell, type: T.self) { cell in
-            cell.resolveFromBinding { store, name, requester in
-                store.resolve(T.self, name: name, arguments: .none, requester: requester)
+            cell.resolveFromBinding { binding, name, requester in
+                binding.resolve(T.self, name: name, arguments: .none, requester: requester)
             }
         }
     }
@@ -142,8 +142,8 @@ extension Injected {
             return published.assumingMemoryBound(to: T.self).pointee
         }
         return try resolveOnce(cell: cell, type: T.self) { (cell) throws(ResolutionError) -> T in
-            try cell.resolveFromBinding { (store, name, requester) throws(ResolutionError) -> T in
-                try store.resolveChecked(T.self, name: name, arguments: .none, requester: requester)
+            try cell.resolveFromBinding { (binding, name, requester) throws(ResolutionError) -> T in
+                try binding.tryResolve(T.self, name: name, arguments: .none, requester: requester)
             }
         }
     }
@@ -156,8 +156,8 @@ extension Injected {
             return published.assumingMemoryBound(to: T.self).pointee
         }
         return resolveOnce(cell: cell, type: T.self) { cell in
-            cell.resolveFromBinding { store, name, requester in
-                store.resolve(T.self, name: name, arguments: arguments, requester: requester)
+            cell.resolveFromBinding { binding, name, requester in
+                binding.resolve(T.self, name: name, arguments: arguments, requester: requester)
             }
         }
     }

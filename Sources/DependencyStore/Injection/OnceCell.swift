@@ -48,10 +48,10 @@ struct OnceCell<Value> {
     /// what every first read runs inside the gate.
     @inline(__always)
     func resolveFromBinding<Failure: Error>(
-        _ resolve: (DependencyStore, String?, Requester) throws(Failure) -> Value
+        _ resolve: (InjectedBinding, String?, Requester) throws(Failure) -> Value
     ) throws(Failure) -> Value {
         let header = self.header
-        let value = try resolve(header.pointee.binding.store, header.pointee.name, header.pointee.requester)
+        let value = try resolve(header.pointee.binding, header.pointee.name, header.pointee.requester)
         header.pointee.binding = .resolved
         return value
     }

@@ -53,8 +53,8 @@ public struct OptionalInjected<T> {
             return published.assumingMemoryBound(to: T?.self).pointee
         }
         return resolveOnce(cell: cell, type: T.self) { cell in
-            cell.resolveFromBinding { store, name, requester in
-                store.resolveIfRegistered(T.self, name: name, requester: requester)
+            cell.resolveFromBinding { binding, name, requester in
+                binding.store.resolveIfRegistered(T.self, name: name, requester: requester)
             }
         }
     }

@@ -47,7 +47,7 @@ public struct Provider<Value> {
     /// Resolves a `Value`: the instance its scope keeps, or a new one; with the arguments the
     /// provider was resolved with, if any.
     public func callAsFunction() -> Value {
-        binding.store.resolve(Value.self, name: name, arguments: arguments, requester: requester)
+        binding.resolve(Value.self, name: name, arguments: arguments, requester: requester)
     }
 
     /// A call with arguments (the forms in Provider+Arities.generated.swift): they reach the factory
@@ -61,7 +61,7 @@ public struct Provider<Value> {
                     requester: requester),
                 resolving: Value.self, name: name, at: requester)
         }
-        return binding.store.resolve(Value.self, name: name, arguments: given, requester: requester)
+        return binding.resolve(Value.self, name: name, arguments: given, requester: requester)
     }
 }
 

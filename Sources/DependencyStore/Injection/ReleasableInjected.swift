@@ -89,7 +89,7 @@ public final class ReleasableInjected<T> {
         return resolveHoldingGate(
             gate, type: T.self, name: name, requester: requester,
             held: { value.withLock { $0 } },
-            resolve: { binding.store.resolve(T.self, name: name, arguments: .none, requester: requester) },
+            resolve: { binding.resolve(T.self, name: name, arguments: .none, requester: requester) },
             keep: { resolved in value.withLock { $0 = resolved } }
         )
     }

@@ -7,15 +7,16 @@ enum InjectedBinding {
     /// The core of a store that was building an instance it keeps when the property was created:
     /// the property most likely belongs to that instance, which the store holds, so holding the
     /// store would keep both alive forever. The core resolves as the store does while the store
-    /// exists, and builds without keeping anything after it is released.
-    case core(StoreCore)
+    /// exists, and builds without keeping anything after it is released. With it, the build that
+    /// created the property, which a missing registration's message names (see `PropertyOrigin`).
+    case core(PropertyOrigin)
     /// Resolved: the property holds nothing of the store any more.
     case resolved
 
     /// Binds to `store`, by the rule above.
     init(_ store: DependencyStore) {
         if let stack = ResolutionStack.currentIfCreated, stack.isBuildingKeptInstance(in: store.core) {
-            self = .core(store.core)
+            self = .core(stack.propertyOrigin(in: store.core))
         } else {
             self = .store(store)
         }
@@ -25,7 +26,7 @@ enum InjectedBinding {
     var store: DependencyStore {
         switch self {
         case .store(let store): store
-        case .core(let core): DependencyStore.resolving(through: core)
+        case .core(let origin): DependencyStore.resolving(through: origin.core)
         case .resolved: preconditionFailure("DependencyStore: an injected property resolved twice")
         }
     }

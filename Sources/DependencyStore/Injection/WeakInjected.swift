@@ -97,10 +97,9 @@ public final class WeakInjected<T> {
             gate, type: T.self, name: name, requester: requester,
             held: { state.withLock { $0.held }.map { $0.map(Self.cast) } },
             resolve: {
-                let store = binding.store
-                let value = store.resolve(T.self, name: name, arguments: .none, requester: requester)
+                let value = binding.resolve(T.self, name: name, arguments: .none, requester: requester)
                 guard Swift.type(of: value as Any) is AnyClass else {
-                    let error = store.weakInjectedNeedsAClass(
+                    let error = binding.store.weakInjectedNeedsAClass(
                         T.self, name: name, built: value, declaration: declaration)
                     DependencyStore.fail(error, resolving: T.self, name: name, at: requester)
                 }

@@ -21,8 +21,13 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
     public let runsOnMainActor: Bool
     /// Whether its factory is `async`, resolved with `resolveAsync` only.
     public let isAsync: Bool
-    /// Whether the store keeps a built instance of it now (a `.singleton`, `.weak` or custom scope
-    /// that was resolved through this store and not reset since).
+    /// Whether the listed store itself keeps a built instance of it now (a `.singleton`, `.weak`
+    /// or custom scope that it built, or its own copy of an ancestor's, and has not reset since).
+    ///
+    /// A store that shares an ancestor's instance (the sharing rule, see "Layered stores" in
+    /// <doc:Lifetimes>) keeps nothing of it, so it answers `false` even once that instance is
+    /// built: the store that keeps it answers `true`, and only that store's `reset` discards it
+    /// and its end closes it.
     public let hasKeptInstance: Bool
     /// The store it is registered in, when that is an ancestor of the listed store (as
     /// diagnostics name it); `nil` for the listed store's own registrations.

@@ -151,7 +151,49 @@ extension DependencyStore {
         if name == nil, let collection = type as? any ContributedCollection.Type {
             return collection.assemble(in: self, requester: requester).map { $0 as! T }
         }
+        do {
+            return try resolveIfABorrowerResolves(type, name: name, requester: requester)
+        } catch {
+            fail(error, resolving: type, name: name, at: requester)
+        }
+    }
+
+    /// An optional ask (`resolveIfRegistered`, `T?`, a `Provider` or `Lazy` by
+    /// `resolveIfRegistered`) that found nothing in this store, made while it builds an instance
+    /// a store layered over it is to share: answered as `resolve` answers it there, from that
+    /// store (see `resolveFromBorrower`), which makes the instance that store's own. Also that
+    /// store's own when it does not resolve it either but the type is declared provided per
+    /// request: another request's store would answer otherwise (see
+    /// `dependsOnAbsentRequestValue`). `nil` otherwise.
+    private func resolveIfABorrowerResolves<T>(
+        _ type: T.Type, name: String?, requester: Requester
+    ) throws(ResolutionError) -> T? {
+        if let value = try resolveFromBorrower(type, name: name, arguments: .none, requester: requester) {
+            return value
+        }
+        dependsOnAbsentRequestValue(Self.valueType(askedFor: type), name: name)
         return nil
+    }
+
+    /// What an optional ask of `type` is about: the wrapped type of an optional, the value type of
+    /// a handle, or `type` itself.
+    private static func valueType(askedFor type: Any.Type) -> Any.Type {
+        if let optional = type as? any ResolvableOptional.Type { return optional.wrappedType }
+        if let handle = type as? any DependencyHandle.Type { return handle.valueType }
+        return type
+    }
+
+    /// An optional ask of `type` (with `name`) that neither this store nor the store layered over
+    /// it whose instance it builds resolves, where `type` is declared provided per request
+    /// (`providedPerRequest`) here or in a parent: the instance being built would hold the
+    /// absence of one request's value, which the next request may have. So it is that request's
+    /// own, as when the value is there (see `taintBorrow(on:where:)`). Not on a thread building
+    /// for a layered store, this costs a thread-local read.
+    private func dependsOnAbsentRequestValue(_ type: Any.Type, name: String?) {
+        guard let stack = ResolutionStack.currentIfCreated, stack.borrows.contains(where: { $0.owner != nil }),
+            perRequestDeclarations()[TypeAndName(type: ObjectIdentifier(type), name: name)] != nil
+        else { return }
+        _ = taintBorrow(on: stack) { _ in true }
     }
 
     /// The one resolution path. The error is a typed throw, so success pays nothing for it, and
@@ -193,6 +235,12 @@ extension DependencyStore {
     /// builds it, with `owner` current, and keeps it. Should the build resolve something `owner`
     /// cannot but this store can (a request's value: see `resolveFromBorrower`), the instance is
     /// not `owner`'s to keep: it is built again here, and kept here, as it will be from now on.
+    ///
+    /// Inside a build this store itself makes for a store layered over it (a borrow nested in
+    /// another), the value may be one only that deeper store resolves: then the enclosing build is
+    /// set aside too, and built again in that store, which builds this instance there with it. So
+    /// this store builds nothing again: it hands the instance, and what it set aside, to the
+    /// enclosing build.
     @inline(never)
     func resolveBorrowed<T>(
         _ type: T.Type, name: String?, from owner: DependencyStore, arguments: GivenArguments, requester: Requester
@@ -216,9 +264,11 @@ extension DependencyStore {
                 throw error
             }
             let tainted = !stack.borrows[depth].tainted.isEmpty
+            let forAnEnclosingBorrow = stack.borrows[depth].taintedForAnEnclosingBorrow
             let setAside = stack.borrows[depth].setAside
             stack.borrows.removeSubrange(depth...)
             guard tainted else { return value }
+            if forAnEnclosingBorrow, stack.handOver(setAside) { return value }
             // What the owner built and kept nowhere is nobody's: it closes it, dependents first.
             owner.close(setAside.closes(), because: "a build set aside for \(self)")
             // The registration is marked now, so this lookup gives this store's own slot.
@@ -234,20 +284,32 @@ extension DependencyStore {
     private func resolveFromBorrower<T>(
         _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> T? {
-        guard let stack = ResolutionStack.currentIfCreated else { return nil }
+        guard let stack = ResolutionStack.currentIfCreated,
+            let borrower = taintBorrow(on: stack, where: { $0.canResolve(type, name: name) })
+        else { return nil }
+        let depth = stack.borrows.count
+        stack.borrows.append(.init(owner: nil, borrower: borrower, frameIndex: stack.frames.count))
+        defer { stack.borrows.removeSubrange(depth...) }
+        return try borrower.resolveChecked(type, name: name, arguments: arguments, requester: requester)
+    }
+
+    /// Finds the innermost borrow on `stack` made for this store (or a store over it) whose
+    /// borrower `reaches`, and marks what is being built inside it as that borrower's own: the
+    /// registrations being built depend on a value of a layer over their owner (see `Borrow`).
+    /// Returns the borrower, or `nil` when no borrow qualifies.
+    private func taintBorrow(
+        on stack: ResolutionStack, where reaches: (DependencyStore) -> Bool
+    ) -> DependencyStore? {
         for index in stack.borrows.indices.reversed() {
             let borrow = stack.borrows[index]
             guard let owner = borrow.owner,
                 sequence(first: owner, next: \.parent).contains(where: { $0.core === core }),
-                borrow.borrower.canResolve(type, name: name)
+                reaches(borrow.borrower)
             else { continue }
             for registration in stack.taintBorrow(at: index) {
                 Self.markDependsOnLayeredValues(registration, resolvedIn: owner)
             }
-            let depth = stack.borrows.count
-            stack.borrows.append(.init(owner: nil, borrower: borrow.borrower, frameIndex: stack.frames.count))
-            defer { stack.borrows.removeSubrange(depth...) }
-            return try borrow.borrower.resolveChecked(type, name: name, arguments: arguments, requester: requester)
+            return borrow.borrower
         }
         return nil
     }
@@ -276,10 +338,24 @@ extension DependencyStore {
     private func resolveUnregistered<T>(
         _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> T {
+        // What this store makes for a registered type, unless only a store layered over it
+        // registers that type: then, while this store builds an instance that store is to share,
+        // it is that store's to make (see `resolveFromBorrower`), as it is for the type itself.
         if let handle = type as? any DependencyHandle.Type {
+            if !handle.isResolvable(in: self, name: name),
+                let value = try resolveFromBorrower(type, name: name, arguments: arguments, requester: requester)
+            {
+                return value
+            }
             return try handle.make(in: self, name: name, arguments: arguments, requester: requester) as! T
         }
         if let optional = type as? any ResolvableOptional.Type {
+            if !optional.isResolvable(in: self, name: name) {
+                if let value = try resolveFromBorrower(type, name: name, arguments: arguments, requester: requester) {
+                    return value
+                }
+                dependsOnAbsentRequestValue(optional.wrappedType, name: name)
+            }
             return try optional.resolve(in: self, name: name, arguments: arguments, requester: requester) as! T
         }
         if name == nil, let collection = type as? any ContributedCollection.Type, collection.hasElements(in: self) {
@@ -404,9 +480,12 @@ extension DependencyStore {
     /// when every store from this one to the ancestor shares its ancestors' instances (`shares`
     /// says whether this one does) and no build of it ever resolved a value only a store layered
     /// over the ancestor registers: then the lookup gives the ancestor's kept instance, or the
-    /// ancestor to resolve it in (`.borrowed`). Otherwise the registration gets a slot in this
-    /// store, so the instance built through this store is this store's, built with what this
-    /// store overrides.
+    /// ancestor to resolve it in (`.borrowed`). When this store shares but a store between it and
+    /// the ancestor does not (a test's store that overrides something, under a request's), the
+    /// instance is that store's copy, shared in the same way: the lookup gives that store to
+    /// resolve it in, which keeps its own. Otherwise the registration gets a slot in this store,
+    /// so the instance built through this store is this store's, built with what this store
+    /// overrides.
     @inline(never)
     private func findInherited(
         _ key: ObjectIdentifier, name: String?, shares: Bool, takingKeptInstance: Bool, observed: Bool
@@ -418,17 +497,27 @@ extension DependencyStore {
             return .kept(entry.box, entry.lifetime)
         }
         var shares = shares
+        // The nearest store passed on the way that keeps its own copies of its ancestors'
+        // instances, when every store before it shares: the one whose copy this store shares.
+        var copyKeeper: DependencyStore?
         var ancestor = parent
         while let store = ancestor {
             let step: (registration: AnyRegistration, shared: Lookup?)? = store.registry.withLock { registry in
                 guard let registration = registry[key, name] else {
-                    shares = shares && registry.sharesAncestorsInstances && store.verifier == nil
+                    if shares, copyKeeper == nil {
+                        if store.verifier != nil {
+                            shares = false
+                        } else if !registry.sharesAncestorsInstances {
+                            copyKeeper = store
+                        }
+                    }
                     return nil
                 }
                 guard shares, let slot = registration.slot, !slot.dependsOnLayeredValues else {
                     ResolutionStack.recordLookupEpoch()
                     return (registration, nil)
                 }
+                if let copyKeeper { return (registration, .borrowed(registration, from: copyKeeper)) }
                 if takingKeptInstance, registration.isPlain, registry.observers == nil, let kept = slot.kept {
                     // Published for the next resolve through a store over the parent, which reads
                     // it without this lock.
@@ -626,9 +715,15 @@ extension DependencyStore {
         }
     }
 
-    /// The `.graph` instance of `registration` for this top-level resolution: the one already
-    /// built, or a new one, shared from now on. Out of line: holding on to the value while it is
-    /// shared takes room for a `T`, which the everyday `.unique` build would otherwise set up too.
+    /// The `.graph` instance of `registration` for this top-level resolution: the one this store
+    /// already built, or a new one, shared from now on. Out of line: holding on to the value
+    /// while it is shared takes room for a `T`, which the everyday `.unique` build would otherwise
+    /// set up too.
+    ///
+    /// One built for a store layered over this one that resolved that store's value (see
+    /// `Borrow`) holds the value: whatever takes it depends on the value as if it had resolved it,
+    /// and is that store's own too. Should nothing being built be that store's (no borrow made
+    /// for it runs), a new one is built instead.
     @inline(never)
     private func buildSharingGraph<T>(
         _ registration: Registration<T>,
@@ -636,8 +731,12 @@ extension DependencyStore {
         on stack: ResolutionStack,
         stage: (some ResolveStage).Type
     ) -> T {
-        if let shared = stack.graphInstance(of: registration, in: self) {
-            return shared as! T
+        if let shared = stack.graphEntry(of: registration, in: self) {
+            guard let layer = shared.layer else { return shared.instance as! T }
+            let reached = taintBorrow(on: stack) { borrower in
+                sequence(first: borrower, next: \.parent).contains { $0.core === layer.core }
+            }
+            if reached != nil { return shared.instance as! T }
         }
         let value = stage.build(registration, in: self, arguments: arguments, on: stack)
         stack.rememberInGraph(value, of: registration, in: self)
@@ -706,5 +805,16 @@ extension DependencyStore {
         let value = stage.build(registration, in: self, arguments: arguments, on: stack)
         _ = try keep(value, of: registration, in: slot, builtIn: generation, finishing: nil, requester: requester)
         return value
+    }
+}
+
+extension StoreCore.Registry {
+    /// Records that this store now changes what its ancestors' factories would build (it got a
+    /// decorator, a contribution or an observer): from now on it builds and keeps its own copies
+    /// of their cached instances, as a store that overrides something does, even after what made
+    /// the change is removed. Its copies stay the ones it hands out, as a kept instance stays
+    /// until its own registration changes or a reset discards it. Call with the store's lock.
+    mutating func stopsSharingAncestorsInstances() {
+        shadowsAncestors = true
     }
 }

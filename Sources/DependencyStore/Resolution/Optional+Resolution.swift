@@ -5,6 +5,9 @@ protocol ResolvableOptional {
     /// Whether the store resolves the wrapped type (and so `isRegistered` of the optional).
     static func isResolvable(in store: DependencyStore, name: String?) -> Bool
 
+    /// The type it wraps (`OptionalProtocol` gives it).
+    static var wrappedType: Any.Type { get }
+
     static func resolve(
         in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> Self

@@ -71,12 +71,28 @@ final class ResolutionStack {
     /// The `.graph` instances of the top-level resolution running on this thread, by store and
     /// registration. The entry keeps its registration alive, so its identifier cannot be reused
     /// by another registration while the entry exists.
+    ///
+    /// By store, on purpose: an instance a store layered over another built (a request's) may hold
+    /// that store, through its factory's argument, its `@Injected` properties or a value only that
+    /// store registers, and an app-wide instance the other builds in the same resolve (the sharing
+    /// rule) must not get it; nor may a store that overrides something hand its build to one that
+    /// does not.
     @exclusivity(unchecked)
-    private var graph: [GraphKey: (registration: AnyRegistration, instance: Any)] = [:]
+    private var graph: [GraphKey: GraphEntry] = [:]
 
     struct GraphKey: Hashable {
         let store: ObjectIdentifier
         let registration: ObjectIdentifier
+    }
+
+    struct GraphEntry {
+        let registration: AnyRegistration
+        let instance: Any
+        /// The store layered over the building one whose value the build resolved through a
+        /// borrow's fall-back (see `Borrow`), so that the instance holds it; `nil` for none.
+        /// Unowned: the top-level resolve that made the entry holds it, and the entry goes with
+        /// that resolve.
+        unowned(unsafe) let layer: DependencyStore?
     }
 
     /// Set on the threads `DependencyStore.verify()` builds registrations on.
@@ -101,11 +117,12 @@ final class ResolutionStack {
     @exclusivity(unchecked)
     var borrows: [Borrow] = []
 
-    /// One resolve made in `owner`, whose instance a store layered over it, `borrower`, shares.
-    /// A resolve inside it that finds nothing in `owner` falls back to `borrower` (a request's
-    /// value); the registrations being built around that resolve are then `tainted`: what they
-    /// build is `borrower`'s alone, and no slot keeps it. An entry with no `owner` is that
-    /// fall-back resolve itself, in which `borrower` keeps what it builds as usual.
+    /// One resolve made in `owner` (the registration's store, or a store between that keeps its
+    /// own copy), whose instance a store layered over it, `borrower`, shares. A resolve inside it
+    /// that finds nothing in `owner` falls back to `borrower` (a request's value); the
+    /// registrations being built around that resolve are then `tainted`: what they build is
+    /// `borrower`'s alone, and no slot keeps it. An entry with no `owner` is that fall-back
+    /// resolve itself, in which `borrower` keeps what it builds as usual.
     struct Borrow {
         /// Unowned: the resolve that pushed the entry holds both stores.
         unowned(unsafe) let owner: DependencyStore?
@@ -114,6 +131,9 @@ final class ResolutionStack {
         /// resolve come after.
         let frameIndex: Int
         var tainted: [AnyRegistration] = []
+        /// Whether a fall-back made for an enclosing borrow tainted it: the value is that borrow's
+        /// borrower's, deeper than this one's, and that borrow builds everything again there.
+        var taintedForAnEnclosingBorrow = false
         /// What builds of `tainted` registrations built and no slot kept, in the order built: the
         /// owner closes it once the resolve is over, since nobody else gets it.
         var setAside: [DiscardedInstance] = []
@@ -145,8 +165,22 @@ final class ResolutionStack {
             borrows[inner].tainted += building.filter { registration in
                 !borrows[inner].tainted.contains { $0 === registration }
             }
+            if inner > index { borrows[inner].taintedForAnEnclosingBorrow = true }
         }
         return building
+    }
+
+    /// Hands what the borrow that just ended set aside, `setAside`, to the innermost borrow
+    /// enclosing it, whose own set-aside builds depend on it: closed after them, by that borrow.
+    /// Returns `false` when there is no such borrow.
+    func handOver(_ setAside: [DiscardedInstance]) -> Bool {
+        guard let index = borrows.indices.last(where: { borrows[$0].owner != nil }) else { return false }
+        for discarded in setAside {
+            borrows[index].setAside.append(
+                DiscardedInstance(
+                    registration: discarded.registration, box: discarded.box, sequence: borrows[index].setAside.count))
+        }
+        return true
     }
 
     // MARK: Chains and removals (see `Tombstones`)
@@ -356,6 +390,15 @@ final class ResolutionStack {
         frames.contains { $0.registration?.lifetime == .cached && $0.store.core === core }
     }
 
+    /// The build that `isBuildingKeptInstance(in: core)` found: the innermost registration on this
+    /// thread's chain whose instance `core` keeps, and the innermost factory running (the one
+    /// creating whatever asks), for a property created now (see `PropertyOrigin`).
+    @inline(never)
+    func propertyOrigin(in core: StoreCore) -> PropertyOrigin {
+        let kept = frames.last { $0.registration?.lifetime == .cached && $0.store.core === core }!.registration!
+        return PropertyOrigin(core: core, kept: kept, creator: frames.last(where: \.isBuild)?.registration ?? kept)
+    }
+
     /// The store of the innermost frame, if this thread is inside a factory or a sync `execute`.
     var currentStore: DependencyStore? {
         frameCount > 0 ? frameStorage[frameCount - 1].store : nil
@@ -443,17 +486,32 @@ final class ResolutionStack {
         if !graph.isEmpty, !isResolving { graph.removeAll(keepingCapacity: true) }
     }
 
-    /// The `.graph` instance of `registration` already built by this top-level resolution.
-    func graphInstance(of registration: AnyRegistration, in store: DependencyStore) -> Any? {
-        graph[GraphKey(store: ObjectIdentifier(store.core), registration: ObjectIdentifier(registration))]?.instance
+    /// The `.graph` instance of `registration` already built in `store` by this top-level
+    /// resolution.
+    func graphEntry(of registration: AnyRegistration, in store: DependencyStore) -> GraphEntry? {
+        graph[GraphKey(store: ObjectIdentifier(store.core), registration: ObjectIdentifier(registration))]
     }
 
     /// Shares `instance` with the rest of this top-level resolution; a top-level resolve of a
     /// `.graph` registration has nobody to share with, so nothing is kept.
     func rememberInGraph(_ instance: Any, of registration: AnyRegistration, in store: DependencyStore) {
         guard isResolving else { return }
+        let layer = borrows.isEmpty ? nil : layerReached(by: registration, builtIn: store)
         graph[GraphKey(store: ObjectIdentifier(store.core), registration: ObjectIdentifier(registration))] =
-            (registration, instance)
+            GraphEntry(registration: registration, instance: instance, layer: layer)
+    }
+
+    /// The store whose value the build of `registration` in `store` that just returned resolved
+    /// through a borrow's fall-back: the borrower of the outermost borrow made for `store` (or a
+    /// store over it) that counts `registration` as tainted, which is the deepest of those
+    /// borrowers; `nil` when there is none.
+    private func layerReached(by registration: AnyRegistration, builtIn store: DependencyStore) -> DependencyStore? {
+        borrows.first { borrow in
+            guard let owner = borrow.owner, borrow.tainted.contains(where: { $0 === registration }) else {
+                return false
+            }
+            return sequence(first: owner, next: \.parent).contains { $0.core === store.core }
+        }?.borrower
     }
 }
 

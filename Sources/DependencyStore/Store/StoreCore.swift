@@ -73,8 +73,9 @@ final class StoreCore {
         var unnamed = TypeTable<AnyRegistration>()
         var named: [NamedKey: AnyRegistration] = .init()
         /// Set when this store registers a type (and name) that an ancestor registers too, or an
-        /// ancestor registers one this store already has: from then on it never shares an
-        /// ancestor's instances (see `sharesAncestorsInstances`). Never cleared.
+        /// ancestor registers one this store already has, or when it first gets a decorator, a
+        /// contribution or an observer (`stopsSharingAncestorsInstances()`): from then on it never
+        /// shares an ancestor's instances (see `sharesAncestorsInstances`). Never cleared.
         var shadowsAncestors = false
         /// Set when the store is released: from then on a cached scope builds for the one resolve
         /// that asks and keeps nothing, so nothing can tie the core to an instance again.

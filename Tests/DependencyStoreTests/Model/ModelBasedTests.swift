@@ -17,6 +17,15 @@ import Testing
 /// applies to, in the store and those layered over it, and no others; an assembly applied again
 /// replaces the decorators its earlier application added, call for call.
 ///
+/// Taught with the sharing rule's cases that issue 36 decided (Lifetimes.md says each; each has its
+/// smallest sequence below, as the generated sequences reach some of them seldom): a store that
+/// changes nothing shares the copy of a store between that keeps one; a store that stopped sharing
+/// never shares again; a shared build inside another that reaches a deeper store's value is built
+/// again only there; a `.graph` instance holding a layer's value makes the shared build that takes
+/// it that layer's; `resolveIfRegistered` in a shared build falls back to the layer's value. The
+/// generator gives three sequences in four a server's shape (types only child stores register, and
+/// asks through the stores nothing is layered over), and factories ask for what may be absent.
+///
 /// Still open, so the model refuses it and no sequence contains it (see
 /// `ModelReference.Refusal.undecided`): what a store keeps of an ancestor's cached registration
 /// once it (or a store between them) registers the same type and name itself: whether that
@@ -60,7 +69,11 @@ import Testing
                         }
                     }
                 case .resolve(_, let request, let keep, let viaExecute):
-                    if case .one = request { requests.insert(.one(.a, name: nil)) } else { requests.insert(request) }
+                    switch request {
+                    case .one: requests.insert(.one(.a, name: nil))
+                    case .optional: requests.insert(.optional(.a, name: nil))
+                    default: requests.insert(request)
+                    }
                     if keep { features.insert("keep") }
                     if viaExecute { features.insert("execute") }
                 case .decorate(_, let decorator):
@@ -77,6 +90,7 @@ import Testing
             }
             if model.sharedBuilds > 0 { features.insert("shared build") }
             if model.buildsThatReachedALayersValue > 0 { features.insert("shared build reaching a child's value") }
+            if model.buildsInACopyKeeper > 0 { features.insert("shared copy of a store between") }
         }
         let everyKind = [
             "makeChild", "register", "contribute", "forward", "decorate", "unregister", "reset", "apply", "unload",
@@ -84,12 +98,12 @@ import Testing
         ]
         #expect(kinds == Set(everyKind))
         #expect(scopes == Set(ModelScope.allCases))
-        #expect(requests == [.one(.a, name: nil), .all, .array, .dictionary])
+        #expect(requests == [.one(.a, name: nil), .optional(.a, name: nil), .all, .array, .dictionary])
         #expect(
             features == [
                 "autoclosure", "keep", "execute", "wrapping decorator", "marking decorator", "shared line",
                 "nested assembly", "reset in a factory", "register in a factory", "shared build",
-                "shared build reaching a child's value",
+                "shared build reaching a child's value", "shared copy of a store between",
             ])
     }
 
@@ -147,6 +161,113 @@ import Testing
             .resolve(store: 1, .one(.c, name: nil), keep: false, viaExecute: false),
         ]
         ModelCheck.expectAgreement(operations)
+    }
+
+    // MARK: - The sharing rule's decided cases, each as its smallest sequence
+
+    @Test func aStoreThatChangesNothingSharesTheCopyOfAStoreBetween() {
+        // Lifetimes.md: "A store that changes nothing, layered over one that keeps its own copy,
+        // shares that copy." s1 overrides ModelA, so it builds its own ModelB; s2, over it, shares
+        // that one: ModelB's factory runs once for both.
+        let operations: [ModelOperation] = [
+            .register(store: 0, registration(1, .a, .unique)),
+            .register(store: 0, registration(2, .b, .singleton, recipe: [.one(.a, name: nil)])),
+            .makeChild(store: 1, parent: 0),
+            .register(store: 1, registration(3, .a, .unique)),
+            .makeChild(store: 2, parent: 1),
+            .resolve(store: 2, .one(.b, name: nil), keep: false, viaExecute: false),
+            .resolve(store: 1, .one(.b, name: nil), keep: false, viaExecute: false),
+            .reset(store: 2, .singleton),
+            .reset(store: 1, .singleton),
+        ]
+        #expect(model(after: operations).buildsInACopyKeeper == 1)
+        ModelCheck.expectAgreement(operations)
+    }
+
+    @Test func aStoreThatStoppedSharingKeepsItsCopyWhenItsDecoratorIsUnloaded() {
+        // Lifetimes.md: "once a store has changed something, it builds its own copies for the rest
+        // of its life, even after the change is removed".
+        let decorator = ModelDecorator(
+            id: 3, type: .a, target: .every, wraps: false, recipe: [], sharedLine: false)
+        let operations: [ModelOperation] = [
+            .register(store: 0, registration(1, .a, .unique)),
+            .register(store: 0, registration(2, .b, .singleton, recipe: [.one(.a, name: nil)])),
+            .makeChild(store: 1, parent: 0),
+            .apply(store: 1, [ModelAssembly(kind: 0, steps: [.decorate(decorator)])]),
+            .resolve(store: 1, .one(.b, name: nil), keep: false, viaExecute: false),
+            .unload(store: 1, assembly: 0),
+            .resolve(store: 1, .one(.b, name: nil), keep: false, viaExecute: false),
+            .reset(store: 1, .singleton),
+        ]
+        ModelCheck.expectAgreement(operations)
+    }
+
+    @Test func aSharedBuildInsideAnotherThatReachesADeeperStoresValueIsNotBuiltAgainInTheMiddle() {
+        // Lifetimes.md: s2 asks for s1's ModelC, whose factory resolves the root's ModelB, whose
+        // factory resolves s2's ModelA. Both builds are set aside and made again in s2; s1, which
+        // cannot see ModelA either, builds nothing again.
+        let operations: [ModelOperation] = [
+            .register(store: 0, registration(1, .b, .singleton, recipe: [.one(.a, name: nil)])),
+            .makeChild(store: 1, parent: 0),
+            .register(store: 1, registration(2, .c, .singleton, recipe: [.one(.b, name: nil)])),
+            .makeChild(store: 2, parent: 1),
+            .register(store: 2, registration(3, .a, .unique)),
+            .resolve(store: 2, .one(.c, name: nil), keep: false, viaExecute: false),
+            .resolve(store: 2, .one(.c, name: nil), keep: false, viaExecute: false),
+            .reset(store: 1, .singleton),
+            .reset(store: 0, .singleton),
+        ]
+        #expect(model(after: operations).nestedBuildsHandedOver == 1)
+        ModelCheck.expectAgreement(operations)
+    }
+
+    @Test func aGraphInstanceHoldingARequestsValueMakesTheNextSharedBuildThatTakesItPerRequest() {
+        // Lifetimes.md: the root's ModelB, a `.graph`, resolves s1's ModelA; the root's ModelC and
+        // ModelElement both take it, in one resolve of ModelD through s1. Both are s1's.
+        let operations: [ModelOperation] = [
+            .register(store: 0, registration(1, .b, .graph, recipe: [.one(.a, name: nil)])),
+            .register(store: 0, registration(2, .c, .singleton, recipe: [.one(.b, name: nil)])),
+            .register(store: 0, registration(3, .element, .singleton, recipe: [.one(.b, name: nil)])),
+            .register(
+                store: 0, registration(4, .d, .unique, recipe: [.one(.c, name: nil), .one(.element, name: nil)])),
+            .makeChild(store: 1, parent: 0),
+            .register(store: 1, registration(5, .a, .unique)),
+            .resolve(store: 1, .one(.d, name: nil), keep: false, viaExecute: false),
+            .reset(store: 0, .singleton),
+            .reset(store: 1, .singleton),
+        ]
+        #expect(model(after: operations).graphInstancesTakenWithALayersValue == 1)
+        ModelCheck.expectAgreement(operations)
+    }
+
+    @Test func anOptionalAskInASharedBuildFallsBackToTheRequestsValue() {
+        // Lifetimes.md: `resolveIfRegistered` in the root's ModelB finds s1's ModelA, so ModelB is
+        // s1's; through s2, which has none, it is nil, and s2's own.
+        let operations: [ModelOperation] = [
+            .register(store: 0, registration(1, .b, .singleton, recipe: [.optional(.a, name: nil)])),
+            .makeChild(store: 1, parent: 0),
+            .register(store: 1, registration(2, .a, .unique)),
+            .makeChild(store: 2, parent: 0),
+            .resolve(store: 1, .one(.b, name: nil), keep: false, viaExecute: false),
+            .resolve(store: 2, .one(.b, name: nil), keep: false, viaExecute: false),
+            .reset(store: 0, .singleton),
+            .reset(store: 2, .singleton),
+        ]
+        #expect(model(after: operations).optionalAsksAnsweredByALayer == 1)
+        ModelCheck.expectAgreement(operations)
+    }
+
+    /// The model after `operations`, for what its counters say the sequence went through.
+    private func model(after operations: [ModelOperation]) -> ModelReference {
+        var model = ModelReference()
+        for operation in operations { _ = try? model.perform(operation) }
+        return model
+    }
+
+    private func registration(
+        _ factory: Int, _ type: ModelType, _ scope: ModelScope, recipe: [ModelRequest] = []
+    ) -> ModelRegistration {
+        ModelRegistration(factory: factory, type: type, name: nil, scope: scope, recipe: recipe, autoclosure: false)
     }
 
     private func element(_ factory: Int, recipe: [ModelRequest]) -> ModelRegistration {

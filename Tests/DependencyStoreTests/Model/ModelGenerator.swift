@@ -46,10 +46,19 @@ struct ModelGenerator {
     private var nextID = 1
     private var nextStore = 1
     private var nextHolder = 1
+    /// In three sequences of four, a server's shape: these types are a request's values, which
+    /// child stores register and the root never does (while the root's own factories resolve
+    /// them), so that what the root shares reaches them, through one store or two. With `.c`, a
+    /// middle store's own `.c` may resolve the root's `.b`, which resolves the `.a` of a store
+    /// over the middle one: a shared build inside another.
+    private let requestTypes: [ModelType]
+    /// Set while making what the root registers: the request types are left out.
+    private var excludesRequestTypes = false
 
     init(seed: UInt64) {
         random = ModelRandom(seed: seed)
         model.observes = false
+        requestTypes = [[], [.a], [.a, .b], [.a, .c]][random.below(4)]
     }
 
     /// `count` operations the model accepts (fewer only if it refuses candidate after candidate).
@@ -132,14 +141,30 @@ struct ModelGenerator {
 
     /// One operation of `kind`, or `nil` when there can be none now.
     private mutating func candidate(_ kind: Kind) -> ModelOperation? {
-        let store = random.pick(model.stores.keys.sorted())
+        var store = random.pick(model.stores.keys.sorted())
+        // In a server's shape, what changes what the root builds is mostly the root's own: a
+        // request's store only adds its values, and shares.
+        switch kind {
+        case .contribute, .decorate, .forward, .apply:
+            if !requestTypes.isEmpty, random.chance(80) { store = 0 }
+        default:
+            break
+        }
+        excludesRequestTypes = store == 0
+        defer { excludesRequestTypes = false }
         switch kind {
         case .resolve:
-            return .resolve(store: store, request(), keep: random.chance(30), viaExecute: random.chance(20))
+            // In a server's shape, often through a store nothing is layered over: a request's.
+            let leaves = model.stores.keys.sorted().filter { id in !model.stores.values.contains { $0.parent == id } }
+            let asking = !requestTypes.isEmpty && random.chance(50) ? random.pick(leaves) : store
+            return .resolve(store: asking, request(), keep: random.chance(30), viaExecute: random.chance(20))
         case .register:
+            if store != 0, !requestTypes.isEmpty, random.chance(50) {
+                return .register(store: store, registration(of: random.pick(requestTypes), name: nil))
+            }
             // Half the time in a child, a request's value: a type no ancestor registers, which
             // what the ancestors share may come to resolve (the sharing rule, Lifetimes.md).
-            if let parent = model.stores[store]?.parent, random.chance(50) {
+            if let parent = model.stores[store]?.parent, random.chance(requestTypes.isEmpty ? 50 : 90) {
                 let name = self.name()
                 let stores = model.stores
                 let ancestors = Array(Swift.sequence(first: parent) { stores[$0]?.parent })
@@ -212,7 +237,8 @@ struct ModelGenerator {
     private mutating func request() -> ModelRequest {
         switch random.below(100) {
         case 0..<30: .one(.d, name: name())
-        case 30..<66: .one(anyType(), name: name())
+        case 30..<61: .one(anyType(), name: name())
+        case 61..<66: .optional(random.pick(ModelType.registrable), name: name())
         case 66..<78: .all
         case 78..<90: .array
         default: .dictionary
@@ -233,12 +259,18 @@ struct ModelGenerator {
         return (0..<random.below(4)).map { _ in
             let choice = random.pick(choices)
             if case .one(let type, nil) = choice, random.chance(15) { return .one(type, name: "x") }
+            // Now and then asked for as what may be absent: a request's value, say.
+            if case .one(let type, nil) = choice, !type.isForward, random.chance(15) {
+                return .optional(type, name: nil)
+            }
             return choice
         }
     }
 
     private mutating func registration() -> ModelRegistration {
-        registration(of: random.pick(ModelType.registrable), name: name())
+        let types =
+            excludesRequestTypes ? ModelType.registrable.filter { !requestTypes.contains($0) } : ModelType.registrable
+        return registration(of: random.pick(types), name: name())
     }
 
     private mutating func element() -> ModelRegistration {
@@ -256,7 +288,10 @@ struct ModelGenerator {
             if random.chance(50) {
                 effects.append(.reset(random.pick(ModelScope.resettable)))
             } else {
-                let registered = random.chance(40) ? type : random.pick(ModelType.registrable)
+                let types =
+                    excludesRequestTypes
+                    ? ModelType.registrable.filter { !requestTypes.contains($0) } : ModelType.registrable
+                let registered = random.chance(40) ? type : random.pick(types)
                 effects.append(.register(registration(of: registered, name: self.name(), withEffects: false)))
             }
         }

@@ -78,6 +78,8 @@ enum ModelScope: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible 
 /// three forms.
 enum ModelRequest: Hashable, Sendable, CustomStringConvertible {
     case one(ModelType, name: String?)
+    /// `resolveIfRegistered(type, name:)`: `nil` (no instance) when nothing is registered.
+    case optional(ModelType, name: String?)
     /// `resolveAll(ModelElement.self)`: `[]` when nothing is contributed.
     case all
     /// `resolve([ModelElement].self)`: traps when nothing is contributed.
@@ -88,7 +90,7 @@ enum ModelRequest: Hashable, Sendable, CustomStringConvertible {
     /// The level of what it resolves, compared with `ModelType.level`.
     var level: Int {
         switch self {
-        case .one(let type, _): type.level
+        case .one(let type, _), .optional(let type, _): type.level
         case .all, .array, .dictionary: ModelType.element.level
         }
     }
@@ -96,6 +98,8 @@ enum ModelRequest: Hashable, Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .one(let type, let name): name.map { "\(type)[\"\($0)\"]" } ?? "\(type)"
+        case .optional(let type, let name):
+            "resolveIfRegistered(\(ModelRequest.one(type, name: name)))"
         case .all: "resolveAll(ModelElement)"
         case .array: "[ModelElement]"
         case .dictionary: "[String: ModelElement]"

@@ -83,16 +83,14 @@ struct ModelReference {
         /// for `.singleton`, custom scopes and `.weak` (weakly: see `alive`).
         var slots: [Int: Int] = [:]
         /// Set once the store registers a type and name an ancestor registers too, or an ancestor
-        /// registers one it has: "a store that overrides something builds its own" (Lifetimes.md,
-        /// the sharing rule). Never cleared.
-        var shadowsAncestors = false
+        /// registers one it has, or it adds a decorator or an element: "A store changes it when it
+        /// overrides something an ancestor registers ..., or has decorators, completion steps,
+        /// contributed elements or tracing observers of its own", and "once a store has changed
+        /// something, it builds its own copies for the rest of its life, even after the change is
+        /// removed" (Lifetimes.md, the sharing rule). Never cleared.
+        var stoppedSharing = false
 
-        /// "A store layered over another shares the instances the other keeps, unless it
-        /// overrides something of its ancestors', or has decorators or contributions of its own"
-        /// (Lifetimes.md).
-        var sharesAncestorsInstances: Bool {
-            !shadowsAncestors && decorators.isEmpty && elements.isEmpty
-        }
+        var sharesAncestorsInstances: Bool { !stoppedSharing }
     }
 
     /// A cached build made in `owner` for a store layered over it, `borrower`, that shares it;
@@ -103,6 +101,9 @@ struct ModelReference {
         let borrower: Int
         let chainStart: Int
         var tainted: Set<Int> = []
+        /// Tainted by a fall-back made for an enclosing borrow: "the store in the middle ... builds
+        /// nothing again" (Lifetimes.md).
+        var taintedForAnEnclosingBorrow = false
     }
 
     struct Instance {
@@ -138,8 +139,12 @@ struct ModelReference {
         /// The store resolving now: the one asked, or an ancestor building what it shares.
         var store: Int
         /// By store and uid: a shared instance's factory runs in its owner, whose `.graph`
-        /// instances are its own.
+        /// instances are its own ("A `.graph` instance is shared by everything one store builds
+        /// during a top-level resolve", Lifetimes.md).
         var graph: [SlotKey: Int] = [:]
+        /// The store whose value a `.graph` instance of `graph` holds, when its build in a store
+        /// that a store layered over it borrowed from reached that store's value.
+        var graphLayers: [SlotKey: Int] = [:]
         var chain: [Int] = []
     }
 
@@ -190,6 +195,14 @@ struct ModelReference {
     /// those resolved a value of that store's own: what the coverage test counts.
     private(set) var sharedBuilds = 0
     private(set) var buildsThatReachedALayersValue = 0
+    /// Shared builds made in a store between the asking store and the owner, which keeps its own
+    /// copy; builds set aside inside another that reached a deeper store's value; `.graph`
+    /// instances holding a layer's value that another shared build took; optional asks that a
+    /// layer answered. What the coverage test counts.
+    private(set) var buildsInACopyKeeper = 0
+    private(set) var nestedBuildsHandedOver = 0
+    private(set) var graphInstancesTakenWithALayersValue = 0
+    private(set) var optionalAsksAnsweredByALayer = 0
     private(set) var factoryRuns: [Int: Int] = [:]
     private(set) var decoratorRuns: [Int: Int] = [:]
 
@@ -324,10 +337,10 @@ struct ModelReference {
         if let replaced { forgetEverywhere(replaced.uid) }
         shadow(key, isElement: false, from: store)
         if lineage(of: store).dropFirst().contains(where: { stores[$0]!.registrations[key] != nil }) {
-            stores[store]!.shadowsAncestors = true
+            stores[store]!.stoppedSharing = true
         }
         for id in stores.keys where isAncestor(store, of: id) && stores[id]!.registrations[key] != nil {
-            stores[id]!.shadowsAncestors = true
+            stores[id]!.stoppedSharing = true
         }
     }
 
@@ -361,6 +374,7 @@ struct ModelReference {
         let entry = Entry(
             uid: newUID(element.type, name: element.name, element.scope, in: store, isElement: true),
             type: element.type, name: element.name, kind: .factory(element), isElement: true, tag: currentTag)
+        stores[store]!.stoppedSharing = true
         if let name = element.name, let index = stores[store]!.elements.firstIndex(where: { $0.name == name }) {
             let replaced = stores[store]!.elements[index]
             stores[store]!.elements[index] = entry
@@ -377,6 +391,7 @@ struct ModelReference {
     /// earlier application" (Composition.md).
     private mutating func add(_ decorator: ModelDecorator, to store: Int) {
         let entry = DecoratorEntry(spec: decorator, tag: currentTag, application: applicationNumbers.last)
+        stores[store]!.stoppedSharing = true
         // The runner adds a decorator from the shared call site, or from a line of its own
         // (10_000 + id): two calls come from the same line when both are shared, or when one spec
         // is added twice (an assembly applied again).
@@ -504,6 +519,10 @@ struct ModelReference {
 
     /// The store and its ancestors, nearest first.
     private func lineage(of store: Int) -> [Int] {
+        Self.lineage(of: store, in: stores)
+    }
+
+    private static func lineage(of store: Int, in stores: [Int: Store]) -> [Int] {
         var result = [store]
         while let parent = stores[result.last!]?.parent { result.append(parent) }
         return result
@@ -532,6 +551,19 @@ struct ModelReference {
         switch request {
         case .one(let type, let name):
             return Resolved(ids: [try resolve(type, name: name, in: &context)], keys: nil)
+        case .optional(let type, let name):
+            // "`resolveIfRegistered` ... returns `nil` when nothing is registered" (Lifetimes.md);
+            // in a shared build, "`resolveIfRegistered` and `resolve(T?.self)` fall back to the
+            // asking store's value as `resolve` does" (Lifetimes.md, the sharing rule).
+            let key = Key(type: type, name: name)
+            if lineage(of: context.store).contains(where: { stores[$0]!.registrations[key] != nil }) {
+                return Resolved(ids: [try resolve(type, name: name, in: &context)], keys: nil)
+            }
+            if let id = try resolveFromBorrower(key, in: &context) {
+                optionalAsksAnsweredByALayer += 1
+                return Resolved(ids: [id], keys: nil)
+            }
+            return Resolved(ids: [], keys: nil)
         case .all:
             // "`resolveAll` ... returns `[]` when nothing was contributed" (Composition.md).
             let elements = visibleElements(in: context.store)
@@ -617,29 +649,48 @@ struct ModelReference {
             // "One instance per top-level resolve, shared by everything built during that
             // resolve"; "a `.graph` shares the decorated instance" (Composition.md).
             let graphKey = SlotKey(store: context.store, uid: entry.uid)
-            if let shared = context.graph[graphKey] { return shared }
+            if let shared = context.graph[graphKey] {
+                // One that holds a layer's value makes what takes it that layer's too; with no
+                // shared build for that layer running, a new one is built.
+                guard let layer = context.graphLayers[graphKey] else { return shared }
+                let stores = self.stores
+                if taintBorrow(in: context, where: { Self.lineage(of: $0, in: stores).contains(layer) }) {
+                    graphInstancesTakenWithALayersValue += 1
+                    return shared
+                }
+            }
             let id = try make(entry, registration, in: &context)
             context.graph[graphKey] = id
+            context.graphLayers[graphKey] =
+                borrows.first { borrow in
+                    guard let owner = borrow.owner else { return false }
+                    return borrow.tainted.contains(entry.uid) && lineage(of: owner).contains(context.store)
+                }?.borrower
             return id
         case .singleton, .session, .cart, .weak:
             if let owner = owners[entry.uid]?.store, owner != context.store, !entry.isElement,
-                sharesInstances(from: context.store, upTo: owner), !dependsOnLayered.contains(entry.uid)
+                !dependsOnLayered.contains(entry.uid), let keeper = keeper(from: context.store, upTo: owner)
             {
-                return try buildShared(entry, owner: owner, in: &context)
+                if keeper != owner { buildsInACopyKeeper += 1 }
+                return try buildShared(entry, owner: keeper, in: &context)
             }
             return try buildKept(entry, in: &context)
         }
     }
 
-    /// Whether every store from `store` up to `owner` (not included) shares its ancestors'
-    /// instances.
-    private func sharesInstances(from store: Int, upTo owner: Int) -> Bool {
-        var id = store
+    /// The store whose instance of an ancestor's (`owner`'s) cached registration `store` shares,
+    /// or `nil` when `store` builds its own: "every store layered over it shares it, with one
+    /// exception: a store that changes what that instance's factory would resolve builds and
+    /// keeps its own copy", and "A store that changes nothing, layered over one that keeps its own
+    /// copy, shares that copy" (Lifetimes.md).
+    private func keeper(from store: Int, upTo owner: Int) -> Int? {
+        guard stores[store]!.sharesAncestorsInstances else { return nil }
+        var id = stores[store]!.parent!
         while id != owner {
-            guard stores[id]!.sharesAncestorsInstances, let parent = stores[id]!.parent else { return false }
-            id = parent
+            if !stores[id]!.sharesAncestorsInstances { return id }
+            id = stores[id]!.parent!
         }
-        return true
+        return owner
     }
 
     /// The sharing rule (Lifetimes.md): `owner` builds and keeps the instance, its factory
@@ -662,6 +713,13 @@ struct ModelReference {
         let borrow = borrows.removeLast()
         context.store = borrower
         guard borrow.tainted.contains(entry.uid) else { return id }
+        // "Built through a store in the middle that cannot see the value either, ... the middle
+        // store builds nothing again": the enclosing build, set aside too, builds it again in the
+        // store that has the value.
+        if borrow.taintedForAnEnclosingBorrow, borrows.contains(where: { $0.owner != nil }) {
+            nestedBuildsHandedOver += 1
+            return id
+        }
         // Resolved again, as a resolve made now would: a factory may have replaced the
         // registration meanwhile.
         return try resolve(entry.type, name: entry.name, in: &context)
@@ -671,25 +729,45 @@ struct ModelReference {
     /// the asking store, when its layer has one, which makes what is being built that store's
     /// own.
     private mutating func resolveFromBorrower(_ key: Key, in context: inout Context) throws(Refusal) -> Int? {
+        let stores = self.stores
+        let registers: (Int) -> Bool = { store in
+            Self.lineage(of: store, in: stores).contains { stores[$0]!.registrations[key] != nil }
+        }
+        guard let index = taintBorrowIndex(in: context, where: registers) else { return nil }
+        buildsThatReachedALayersValue += 1
+        let borrower = borrows[index].borrower
+        let saved = context.store
+        context.store = borrower
+        borrows.append(Borrow(owner: nil, borrower: borrower, chainStart: context.chain.count))
+        defer {
+            borrows.removeLast()
+            context.store = saved
+        }
+        return try resolve(key.type, name: key.name, in: &context)
+    }
+
+    /// The innermost shared build running for `context.store` (or a store over it) whose asking
+    /// store `reaches`: what is being built inside it is marked as that store's own (`tainted`,
+    /// and `dependsOnLayered` from now on). Returns its index, or `nil` when there is none.
+    private mutating func taintBorrowIndex(in context: Context, where reaches: (Int) -> Bool) -> Int? {
         for index in borrows.indices.reversed() {
             let borrow = borrows[index]
-            guard let owner = borrow.owner, lineage(of: owner).contains(context.store),
-                lineage(of: borrow.borrower).contains(where: { stores[$0]!.registrations[key] != nil })
+            guard let owner = borrow.owner, Self.lineage(of: owner, in: stores).contains(context.store),
+                reaches(borrow.borrower)
             else { continue }
-            buildsThatReachedALayersValue += 1
             let building = Set(context.chain[borrow.chainStart...])
-            for inner in index..<borrows.count { borrows[inner].tainted.formUnion(building) }
-            dependsOnLayered.formUnion(building)
-            let saved = context.store
-            context.store = borrow.borrower
-            borrows.append(Borrow(owner: nil, borrower: borrow.borrower, chainStart: context.chain.count))
-            defer {
-                borrows.removeLast()
-                context.store = saved
+            for inner in index..<borrows.count {
+                borrows[inner].tainted.formUnion(building)
+                if inner > index { borrows[inner].taintedForAnEnclosingBorrow = true }
             }
-            return try resolve(key.type, name: key.name, in: &context)
+            dependsOnLayered.formUnion(building)
+            return index
         }
         return nil
+    }
+
+    private mutating func taintBorrow(in context: Context, where reaches: (Int) -> Bool) -> Bool {
+        taintBorrowIndex(in: context, where: reaches) != nil
     }
 
     /// A cached scope's instance, kept by the store resolving it.

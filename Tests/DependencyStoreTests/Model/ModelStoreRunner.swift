@@ -334,6 +334,8 @@ final class ModelStoreRunner {
         switch request {
         case .one(let type, let name):
             return ([one(type, name: name, in: store)], nil)
+        case .optional(let type, let name):
+            return (optional(type, name: name, in: store).map { [$0] } ?? [], nil)
         case .all:
             return (store.resolveAll(ModelElement.self), nil)
         case .array:
@@ -356,6 +358,18 @@ final class ModelStoreRunner {
         }
     }
 
+    private static func optional(_ type: ModelType, name: String?, in store: DependencyStore) -> ModelThing? {
+        switch type {
+        case .a: store.resolveIfRegistered(ModelA.self, name: name)
+        case .b: store.resolveIfRegistered(ModelB.self, name: name)
+        case .c: store.resolveIfRegistered(ModelC.self, name: name)
+        case .element: store.resolveIfRegistered(ModelElement.self, name: name)
+        case .d: store.resolveIfRegistered(ModelD.self, name: name)
+        case .forwardOne: store.resolveIfRegistered((any ModelForwardOne).self, name: name) as? ModelThing
+        case .forwardTwo: store.resolveIfRegistered((any ModelForwardTwo).self, name: name) as? ModelThing
+        }
+    }
+
     /// A holder made in `store.execute { }`, and how to read it.
     private func makeHolder(_ request: ModelRequest, in store: DependencyStore) -> () -> ModelObservation {
         switch request {
@@ -375,6 +389,7 @@ final class ModelStoreRunner {
                 return Self.observation(sorted.map(\.value), keys: sorted.map(\.key))
             }
         case .all: preconditionFailure("an @Injected property cannot ask for resolveAll")
+        case .optional: preconditionFailure("the holders ask as @Injected does, never for an optional")
         }
     }
 

@@ -1,0 +1,86 @@
+/// The build that created an injected property (or a `Provider` or `Lazy` handle) bound to the
+/// core of a store building an instance it keeps (see `InjectedBinding.core`): such a property
+/// resolves from that store whoever asked for the instance, a request's store included (the
+/// sharing rule), so its missing-registration message names the build, and the fix for a server
+/// first. Made only for a property created inside such a build, which a store does once per
+/// instance it keeps; a property created anywhere else costs nothing more, and neither does the
+/// first read of one.
+final class PropertyOrigin: @unchecked Sendable {
+    /// The store's core, which the property resolves through.
+    let core: StoreCore
+    /// The registration whose instance the store was building and keeps: the innermost on the
+    /// chain.
+    let kept: AnyRegistration
+    /// The registration whose factory was running when the property was created: `kept`, or one
+    /// that `kept`'s factory resolved.
+    let creator: AnyRegistration
+
+    init(core: StoreCore, kept: AnyRegistration, creator: AnyRegistration) {
+        self.core = core
+        self.kept = kept
+        self.creator = creator
+    }
+
+    /// The facts a message names.
+    var facts: Diagnosis.CreatedBy {
+        Diagnosis.CreatedBy(
+            creator: Diagnostics.label(of: creator), creatorScope: creator.scope,
+            creatorRegisteredAt: creator.location,
+            keptInstance: kept === creator ? nil : Diagnostics.label(of: kept),
+            keptShortName: Diagnostics.shortName(of: kept.type), keptScope: kept.scope,
+            store: DependencyStore.resolving(through: core).description)
+    }
+}
+
+extension InjectedBinding {
+    /// `store.resolve`, for the first read: a missing registration traps naming the build that
+    /// created the property, when the property was bound to a store building what it keeps.
+    @inline(__always)
+    func resolve<T>(_ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester) -> T {
+        switch self {
+        case .store(let store):
+            store.resolve(type, name: name, arguments: arguments, requester: requester)
+        case .core(let origin):
+            Self.resolve(type, name: name, arguments: arguments, requester: requester, createdBy: origin)
+        case .resolved:
+            preconditionFailure("DependencyStore: an injected property resolved twice")
+        }
+    }
+
+    @inline(never)
+    private static func resolve<T>(
+        _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester, createdBy origin: PropertyOrigin
+    ) -> T {
+        let store = DependencyStore.resolving(through: origin.core)
+        do {
+            return try store.resolveChecked(type, name: name, arguments: arguments, requester: requester)
+        } catch {
+            store.fail(error.createdBy(origin), resolving: type, name: name, at: requester)
+        }
+    }
+
+    /// `store.resolveChecked`, for `tryValue()`: throws what `resolve` would trap with.
+    func tryResolve<T>(
+        _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester
+    ) throws(ResolutionError) -> T {
+        guard case .core(let origin) = self else {
+            return try store.resolveChecked(type, name: name, arguments: arguments, requester: requester)
+        }
+        do {
+            return try DependencyStore.resolving(through: origin.core).resolveChecked(
+                type, name: name, arguments: arguments, requester: requester)
+        } catch {
+            throw error.createdBy(origin)
+        }
+    }
+}
+
+extension ResolutionError {
+    /// This error, naming `origin` as the build that created the property that asked, when the
+    /// error is a missing registration; otherwise this error.
+    func createdBy(_ origin: PropertyOrigin) -> ResolutionError {
+        guard case .missingRegistration(let request, var missing) = diagnosis else { return self }
+        missing.createdBy = origin.facts
+        return ResolutionError(.missingRegistration(request, missing))
+    }
+}
