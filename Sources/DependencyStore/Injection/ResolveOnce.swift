@@ -15,8 +15,13 @@ enum InjectedBinding {
 
     /// Binds to `store`, by the rule above.
     init(_ store: DependencyStore) {
-        if let stack = ResolutionStack.currentIfCreated, stack.isBuildingKeptInstance(in: store.core) {
-            self = .core(stack.propertyOrigin(in: store.core))
+        // The thread's stack, borrowed: no retain and release for a reference that cannot go.
+        let origin = ResolutionStack.withCurrentIfCreated { stack -> PropertyOrigin? in
+            guard let stack, stack.isBuildingKeptInstance(in: store.core) else { return nil }
+            return stack.propertyOrigin(in: store.core)
+        }
+        if let origin {
+            self = .core(origin)
         } else {
             self = .store(store)
         }

@@ -41,7 +41,7 @@ struct AssemblyTag: Hashable, Sendable {
 
     /// The assembly being applied on this thread, innermost: an assembly may apply others.
     static var current: AssemblyTag? {
-        ResolutionStack.currentIfCreated?.assemblies.last
+        ResolutionStack.withCurrentIfCreated { $0?.assemblies.last }
     }
 
     /// The tag of `assembly`, applied now, inside those being applied on this thread.

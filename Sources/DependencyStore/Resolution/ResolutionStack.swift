@@ -552,6 +552,14 @@ extension ResolutionStack {
 
     /// This thread's stack if it ever resolved or executed anything; `nil` spares an allocation
     /// on threads that only ask `DependencyStore.shared`.
+    /// Runs `body` with this thread's stack if it has one, without retaining it (see
+    /// `withCurrent`): for the checks made each time a property is created, or `shared` is read.
+    @inline(__always)
+    static func withCurrentIfCreated<R>(_ body: (ResolutionStack?) -> R) -> R {
+        guard let pointer = dependency_store_current_stack() else { return body(nil) }
+        return Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0) }
+    }
+
     static var currentIfCreated: ResolutionStack? {
         guard let pointer = dependency_store_current_stack() else { return nil }
         return Unmanaged<ResolutionStack>.fromOpaque(pointer).takeUnretainedValue()
