@@ -291,14 +291,21 @@ extension DependencyStore {
     /// register the same type at the same moment, at least one sees the other's.
     private func noteShadowing(_ key: ObjectIdentifier, name: String?, _ shadowing: Shadowing) {
         if shadowing.ancestors {
-            // A plain walk: a sequence over a key path applies the key path at each step.
-            var ancestor = parent
+            // A plain walk, borrowing each ancestor (this store holds its parent, and every store
+            // its own), and asking whether each registers `key` without retaining what it finds.
+            var ancestor = core.parent.map { Unmanaged.passUnretained($0.core) }
             while let store = ancestor {
-                if store.ownRegistration(for: key, name: name) != nil {
+                let (registers, next) = store._withUnsafeGuaranteedRef { core in
+                    (
+                        core.registry.withLock { $0.registers(key, name: name) },
+                        core.parent.map { Unmanaged.passUnretained($0.core) }
+                    )
+                }
+                if registers {
                     registry.withLock { $0.shadowsAncestors = true }
                     break
                 }
-                ancestor = store.parent
+                ancestor = next
             }
         }
         if shadowing.descendants {

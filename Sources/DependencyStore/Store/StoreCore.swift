@@ -238,6 +238,12 @@ final class StoreCore {
             }
         }
 
+        /// Whether there is a registration for `type` and `name`, found without retaining it.
+        @inline(__always)
+        func registers(_ type: ObjectIdentifier, name: String?) -> Bool {
+            if let name { named[NamedKey(type: type, name: name)] != nil } else { unnamed.contains(type) }
+        }
+
         /// The registration for `type` and `name`: the unnamed dictionary when there is no name.
         @inline(__always)
         subscript(type: ObjectIdentifier, name: String?) -> AnyRegistration? {

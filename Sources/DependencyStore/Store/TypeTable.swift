@@ -39,6 +39,12 @@ struct TypeTable<Value: AnyObject> {
         }
     }
 
+    /// Whether there is a value for `key`, found without retaining it.
+    @inline(__always)
+    func contains(_ key: ObjectIdentifier) -> Bool {
+        storage?.contains(key) ?? false
+    }
+
     /// Calls `body` with every value, in no particular order.
     func forEach(_ body: (Value) throws -> Void) rethrows {
         try storage?.visit { try body(unsafeDowncast($0, to: Value.self)) }
@@ -127,6 +133,8 @@ final class TypeTableStorage: ManagedBuffer<TypeTableHeader, TypeTableEntry> {
 
     @inline(__always)
     func find(_ key: ObjectIdentifier) -> AnyObject? {
+        // The probe written out rather than through `index(of:)`: the resolve of a built
+        // singleton runs it, and the shared helper costs it about 9 instructions.
         let bits = UInt(bitPattern: key)
         return withUnsafeMutablePointers { header, entries in
             let mask = header.pointee.capacity &- 1
@@ -137,6 +145,28 @@ final class TypeTableStorage: ManagedBuffer<TypeTableHeader, TypeTableEntry> {
                 if entry.pointee.key == 0 { return nil }
                 index = (index &+ 1) & mask
             }
+        }
+    }
+
+    @inline(__always)
+    func contains(_ key: ObjectIdentifier) -> Bool {
+        withUnsafeMutablePointers { header, entries in
+            Self.index(of: UInt(bitPattern: key), in: header, entries) >= 0
+        }
+    }
+
+    /// Where the entry for `bits` is, or -1: linear probing from its home to it or to a free entry.
+    @inline(__always)
+    private static func index(
+        of bits: UInt, in header: UnsafeMutablePointer<TypeTableHeader>, _ entries: UnsafeMutablePointer<TypeTableEntry>
+    ) -> Int {
+        let mask = header.pointee.capacity &- 1
+        var index = home(of: bits, shift: header.pointee.shift)
+        while true {
+            let key = entries[index].key
+            if key == bits { return index }
+            if key == 0 { return -1 }
+            index = (index &+ 1) & mask
         }
     }
 
