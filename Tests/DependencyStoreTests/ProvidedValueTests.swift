@@ -62,6 +62,26 @@ struct ProvidedValueTests {
         #expect(handler.greeting as AnyObject === app.resolve(Greeting.self) as AnyObject)
     }
 
+    /// Features meet: the sharing rule finds a provided value as it finds a registered one, so an
+    /// app singleton whose factory reads a request's value is built per request.
+    @Test func anAppSingletonThatReadsAProvidedValueIsBuiltPerRequest() {
+        final class Report: Sendable {
+            let id: RequestID
+            init(id: RequestID) { self.id = id }
+        }
+        let app = DependencyStore()
+        app.register(Report.self, scope: .singleton) { store in Report(id: store.resolve(RequestID.self)) }
+        let first = DependencyStore(parent: app)
+        first.provide(RequestID(value: "a"))
+        let second = DependencyStore(parent: app)
+        second.provide(RequestID(value: "b"))
+
+        #expect(first.resolve(Report.self).id.value == "a")
+        #expect(second.resolve(Report.self).id.value == "b", "not the first request's instance")
+        #expect(first.resolve(Report.self) === first.resolve(Report.self), "one instance per request")
+        #expect(app.resolveIfRegistered(RequestID.self) == nil, "the app's store kept no request's value")
+    }
+
     @Test func namedValuesAreToldApart() {
         let store = DependencyStore()
         store.provide(RequestID(value: "outer"), name: "outer")
