@@ -6,13 +6,8 @@
 # Run from anywhere:  bash Benchmarks/count-instructions.sh [kind ...]   (all kinds by default)
 set -euo pipefail
 cd "$(dirname "$0")"
-swift build -c release >/dev/null 2>&1
-binary=$(mktemp)
-trap 'rm -f "$binary"' EXIT
-cp .build/release/Benchmarks "$binary"
-chmod +x "$binary"
-# valgrind 3.19 cannot read the DWARF 5 debug info Swift emits; the symbols are enough here.
-strip --strip-debug "$binary"
+# shellcheck source=release-binary.sh
+. ./release-binary.sh
 export SWIFT_DETERMINISTIC_HASHING=1
 
 instructions() {

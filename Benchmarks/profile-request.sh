@@ -14,13 +14,8 @@
 # Needs valgrind. About 2 minutes. Run from anywhere:  bash Benchmarks/profile-request.sh
 set -euo pipefail
 cd "$(dirname "$0")"
-swift build -c release >/dev/null 2>&1
-binary=$(mktemp)
-trap 'rm -f "$binary"' EXIT
-cp .build/release/Benchmarks "$binary"
-chmod +x "$binary"
-# valgrind 3.19 cannot read the DWARF 5 debug info Swift emits; the symbols are enough here.
-strip --strip-debug "$binary"
+# shellcheck source=release-binary.sh
+. ./release-binary.sh
 export SWIFT_DETERMINISTIC_HASHING=1
 
 # The mangled name of the benchmark's function `$1` (its closures and thunks have other names).

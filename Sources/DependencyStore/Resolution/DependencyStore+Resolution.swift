@@ -493,8 +493,8 @@ extension DependencyStore {
         // The parent's instances that it publishes for layered stores: no lock (see
         // `SharedInstances`). A request store's resolve of an app-wide singleton ends here.
         let readsShared = shares && takingKeptInstance && !observed && name == nil
-        if readsShared, let parent, let entry = parent.core.sharedInstance(key) {
-            return .kept(entry.box, entry.lifetime)
+        if readsShared, let parent, let box = parent.core.sharedInstance(key) {
+            return .kept(box, .cached)
         }
         var shares = shares
         // The nearest store passed on the way that keeps its own copies of its ancestors'
@@ -524,7 +524,8 @@ extension DependencyStore {
                     if readsShared, store === parent, registration.lifetime == .cached, store.verifier == nil,
                         !registry.isClosed
                     {
-                        store.core.share(kept, lifetime: registration.lifetime, for: key, keptIn: slot)
+                        // A `.cached` slot keeps its instance in a box.
+                        store.core.share(unsafeDowncast(kept, to: InstanceBox.self), for: key, keptIn: slot)
                     }
                     return (registration, .kept(kept, registration.lifetime))
                 }

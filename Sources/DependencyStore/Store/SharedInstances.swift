@@ -23,22 +23,12 @@ internal import DependencyStoreAtomics
 /// instance), so that release runs no `deinit`, and every instance's last release stays where
 /// it was, on the thread that discarded it, after it dropped the lock.
 final class SharedInstances {
-    struct Entry {
-        let box: AnyObject
-        let lifetime: AnyRegistration.Lifetime
-    }
-
-    /// The boxes of `.singleton` and custom-scoped instances (the only ones shared), by type.
+    /// The boxes of `.singleton` and custom-scoped instances (the only ones shared, all of
+    /// lifetime `.cached`), by type.
     let boxes: TypeTable<InstanceBox>
 
     init(_ boxes: TypeTable<InstanceBox>) {
         self.boxes = boxes
-    }
-
-    /// The entry for `key`, if published.
-    @inline(__always)
-    subscript(key: ObjectIdentifier) -> Entry? {
-        boxes[key].map { Entry(box: $0, lifetime: .cached) }
     }
 }
 
@@ -46,20 +36,20 @@ extension StoreCore {
     /// The instance of the unnamed registration for `key` that this store shares, if it has
     /// published it: read without the store's lock.
     @inline(__always)
-    func sharedInstance(_ key: ObjectIdentifier) -> SharedInstances.Entry? {
+    func sharedInstance(_ key: ObjectIdentifier) -> InstanceBox? {
         // Nothing published (most stores): one relaxed load.
         guard dependency_store_load_relaxed(sharedInstancesBits) != 0 else { return nil }
         return readSharedInstance(key)
     }
 
     @inline(never)
-    private func readSharedInstance(_ key: ObjectIdentifier) -> SharedInstances.Entry? {
+    private func readSharedInstance(_ key: ObjectIdentifier) -> InstanceBox? {
         ResolutionStack.withCurrent { stack in
             let hazard = stack.hazard
             // Cleared after the entry (and its instance) is copied out: the table may go then.
             defer { Tombstones.unprotect(hazard) }
             guard let table = Tombstones.protect(sharedInstancesCell, in: hazard) else { return nil }
-            return Unmanaged<SharedInstances>.fromOpaque(table)._withUnsafeGuaranteedRef { $0[key] }
+            return Unmanaged<SharedInstances>.fromOpaque(table)._withUnsafeGuaranteedRef { $0.boxes[key] }
         }
     }
 
@@ -67,17 +57,14 @@ extension StoreCore {
     /// `slot` keeps, for resolves through layered stores. Call with the registry's lock held: it
     /// reads the table it replaces with no hazard, which is safe because every replace of this
     /// store's table runs under that lock.
-    func share(
-        _ box: AnyObject, lifetime: AnyRegistration.Lifetime, for key: ObjectIdentifier, keptIn slot: InstanceSlot
-    ) {
+    func share(_ box: InstanceBox, for key: ObjectIdentifier, keptIn slot: InstanceSlot) {
         let old = dependency_store_load_seq_cst(sharedInstancesCell).map {
             Unmanaged<SharedInstances>.fromOpaque($0).takeUnretainedValue()
         }
         // Published meanwhile by another request that missed it at the same time.
-        precondition(lifetime == .cached, "DependencyStore: only a kept box is shared")
-        if old?[key]?.box === box { return }
+        if old?.boxes[key] === box { return }
         var boxes = old?.boxes ?? TypeTable()
-        boxes[key] = unsafeDowncast(box, to: InstanceBox.self)
+        boxes[key] = box
         let table = Unmanaged.passRetained(SharedInstances(boxes)).toOpaque()
         slot.sharedIn = sharedInstancesCell
         Self.replace(in: sharedInstancesCell, with: table)
