@@ -126,6 +126,24 @@ private final class LazyHolder {
 }
 
 @Suite struct LazyTests {
+    /// Unlike Swinject's `Lazy`, which goes back to the graph it was made in, a first use after
+    /// the resolve that made the handle has returned is a top-level resolve of its own.
+    @Test func aFirstUseInsideAResolveSharesItsGraphAndALaterOneGetsANewGraphInstance() {
+        let store = DependencyStore()
+        store.register(Session.self, scope: .graph) { _ in Session() }
+        let later = Recorded<Lazy<Session>?>(nil)
+        store.register(SessionPair.self) { store in
+            let now: Lazy<Session> = store.resolve()
+            later.set(store.resolve())
+            return SessionPair(first: store.resolve(), second: now.value)
+        }
+        let pair = store.resolve(SessionPair.self)
+        #expect(pair.first === pair.second, "used while the resolve runs: the same graph")
+        let lazy = later.value!
+        #expect(lazy.value !== pair.first, "used after it returned: a graph of its own")
+        #expect(lazy.value === lazy.value, "and, once read, the same value")
+    }
+
     @Test func resolvesOnceOnFirstUse() {
         let store = DependencyStore()
         let built = Counter()

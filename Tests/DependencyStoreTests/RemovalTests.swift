@@ -319,6 +319,26 @@ struct RemovalTests {
         #expect(result.description.contains("NeverApplied was never applied to the store created at"))
     }
 
+    /// A logout that runs twice with the wrong type must keep naming the typo, not say the
+    /// assembly was unloaded already.
+    @Test func unloadingAnAssemblyNeverAppliedTwiceSaysNeverAppliedBothTimes() {
+        let store = DependencyStore()
+        store.unload(NeverApplied.self)
+        let second = store.unload(NeverApplied.self)
+        #expect(!second.wasApplied)
+        #expect(second.description.contains("NeverApplied was never applied to the store created at"))
+    }
+
+    @Test func unloadingAnAppliedAssemblyTwiceSaysItWasUnloadedAlready() {
+        let store = DependencyStore()
+        store.apply(NeverApplied())
+        #expect(store.unload(NeverApplied.self).removed == 1)
+        let second = store.unload(NeverApplied.self)
+        #expect(second.removed == 0)
+        #expect(second.description.contains("NeverApplied was unloaded from the store created at"))
+        #expect(second.description.contains("already"))
+    }
+
     @Test func unloadingFromAChildWhatTheParentAppliedSaysItWasNeverAppliedThere() {
         let parent = DependencyStore()
         parent.apply(NeverApplied())

@@ -85,7 +85,9 @@ extension DependencyStore {
                 let applied: UnloadResult.Applied =
                     registry.appliedAssemblies.removeValue(forKey: tag.type) != nil
                     ? .applied : registry.unloadedAssemblies.contains(tag.type) ? .unloadedAlready : .never
-                registry.unloadedAssemblies.insert(tag.type)
+                // Only an assembly that was applied becomes "unloaded already": a second unload of
+                // one never applied (a typo in the type) says "never applied" again.
+                if applied == .applied { registry.unloadedAssemblies.insert(tag.type) }
                 // The assemblies it applied went with it.
                 for (nested, enclosing) in registry.appliedAssemblies where enclosing.contains(tag.type) {
                     registry.appliedAssemblies[nested] = nil
