@@ -17,7 +17,7 @@ printf '| operation | allocations per operation |\n|---|---:|\n'
 # The kinds named on the command line, or else all of them.
 kinds=("$@")
 if [ ${#kinds[@]} -eq 0 ]; then
-    kinds=(singleton seed graph seedgraph injected plaininjected createonly create execute withdependencies request swinjectrequest dependenciesrequest floor floorclosure)
+    kinds=(singleton seed graph seedgraph injected plaininjected createonly create execute withdependencies request asyncrequest swinjectrequest dependenciesrequest floor floorclosure)
 fi
 for kind in "${kinds[@]}"; do
     small=$(allocations "$kind" 1000)

@@ -19,7 +19,7 @@ printf '| operation | instructions per operation |\n|---|---:|\n'
 # The kinds named on the command line, or else all of them.
 kinds=("$@")
 if [ ${#kinds[@]} -eq 0 ]; then
-    kinds=(singleton observed seed graph seedgraph injected plaininjected createonly create execute withdependencies request swinjectrequest dependenciesrequest handwiredrequest floorrequest floor floorclosure)
+    kinds=(singleton observed seed graph seedgraph injected plaininjected createonly create execute withdependencies request asyncrequest swinjectrequest dependenciesrequest handwiredrequest floorrequest floor floorclosure)
 fi
 for kind in "${kinds[@]}"; do
     small=$(instructions "$kind" 10000)

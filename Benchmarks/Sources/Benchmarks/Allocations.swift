@@ -1,5 +1,6 @@
 import Dependencies
 import DependencyStore
+import Foundation
 
 /// Performs `count` operations of one kind and nothing else, so that running this twice under
 /// `valgrind --tool=memcheck` (with two counts) gives the allocations per operation as the
@@ -41,6 +42,15 @@ func countAllocations(of kind: String, count: Int) -> Bool {
     switch kind {
     case "request":
         for number in 0..<count { blackHole(server.handleThroughAStore(number)) }
+    case "asyncrequest":
+        // Row 14's request from inside a task, with the async `execute` a server's async handler
+        // calls: every request in one task, which the main thread waits for.
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            for number in 0..<count { blackHole(await server.handleThroughAStoreAsync(number)) }
+            done.signal()
+        }
+        done.wait()
     case "handwiredrequest":
         for number in 0..<count { blackHole(handWired.handle(number)) }
     case "floorrequest":

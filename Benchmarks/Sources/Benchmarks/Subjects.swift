@@ -113,6 +113,14 @@ struct Server {
         request.provide(user, for: RequestUser.self)
         return request.execute { RequestHandler() }.handle()
     }
+
+    /// The same request in an async handler: the async `execute`, its closure awaiting.
+    func handleThroughAStoreAsync(_ number: Int) async -> Int {
+        let request = DependencyStore(parent: app)
+        request.provide(RequestID(value: number), for: RequestID.self)
+        request.provide(user, for: RequestUser.self)
+        return await request.execute { () async -> Int in RequestHandler().handle() }
+    }
 }
 
 /// The same server wired by hand.

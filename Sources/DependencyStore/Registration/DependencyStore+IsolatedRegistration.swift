@@ -109,7 +109,7 @@ extension DependencyStore {
                 isolation: .async,
                 build: { _, _ in preconditionFailure("DependencyStore: an async factory was called synchronously") },
                 buildAsync: { store, _ in
-                    try await DependencyStore.$current.withValue(store) { try await factory(store) }
+                    try await DependencyStore.boundStore.withValue(store) { try await factory(store) }
                 }
             ))
     }

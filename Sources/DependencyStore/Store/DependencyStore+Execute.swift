@@ -48,7 +48,7 @@ extension DependencyStore {
         let stack = ResolutionStack.current
         stack.push(ResolutionStack.Frame(store: self, registration: nil))
         defer { stack.pop() }
-        return try Self.$current.withValue(self, operation: initializations)
+        return try Self.boundStore.withValue(self, operation: initializations)
     }
 
     /// Runs asynchronous `initializations` with this store as ``DependencyStore/shared``, across
@@ -78,12 +78,15 @@ extension DependencyStore {
     ///   - initializations: The code to run against this store.
     /// - Returns: What `initializations` returns.
     /// - Throws: What `initializations` throws, after the previous store is restored.
+    // Inlinable, so that a handler's `await store.execute { ... }` is no call into an async
+    // function of another module (about 1,700 instructions a request: see Docs/Performance.md).
+    @inlinable
     @discardableResult
     public func execute<R>(
         isolation: isolated (any Actor)? = #isolation,
         _ initializations: () async throws -> R
     ) async rethrows -> R {
-        try await Self.$current.withValue(self, operation: initializations, isolation: isolation)
+        try await Self.boundStore.withValue(self, operation: initializations, isolation: isolation)
     }
 
     /// Wraps `work` so that it runs with this store as ``DependencyStore/shared`` wherever it is

@@ -199,7 +199,11 @@ public final class DependencyStore {
     }
 
     /// The store bound by `execute` for the current task (or thread, outside tasks).
-    @TaskLocal static var current: DependencyStore?
+    static var current: DependencyStore? { boundStore.get() }
+
+    /// The task-local behind `current`: a stored `TaskLocal` rather than `@TaskLocal`, whose
+    /// projection could not be `@usableFromInline`, for the async `execute`, inlined into its caller.
+    @usableFromInline static let boundStore = TaskLocal<DependencyStore?>(wrappedValue: nil)
 
     /// The store a property bound to `core` resolves through: a handle of its own over the same
     /// registrations and kept instances, which does not close the core when it goes.
