@@ -185,15 +185,16 @@ final class ResolutionStack {
 
     // MARK: Chains and removals (see `Tombstones`)
 
+    /// What this thread publishes: the epoch its running chain began in, which only this thread
+    /// writes and removals read, and its hazard (see `Tombstones.Cells`).
+    private let cells: Tombstones.Cells
+
     /// 0 while no chain runs on this thread, else the removal epoch the running chain began in.
-    /// Only this thread writes it; removals read it, so it lives in memory of its own.
-    private let chainCell: UnsafeMutablePointer<Int>
+    private var chainCell: UnsafeMutablePointer<Int> { cells.chain }
 
     /// The address of the table of shared instances this thread is reading, if any (see
     /// `SharedInstances`).
-    var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-        UnsafeMutableRawPointer(chainCell + 1).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-    }
+    var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> { cells.hazard }
 
     /// Whether a chain runs on this thread: a build, or a resolve of several instances at once,
     /// has begun and not returned.
@@ -312,20 +313,14 @@ final class ResolutionStack {
         frameStorage = .allocate(capacity: 16)
         escapePoint = .allocate(capacity: 1)
         escapePoint.initialize(to: nil)
-        // The chain's cell, and after it the thread's hazard (see `hazard`).
-        chainCell = .allocate(capacity: 2)
-        chainCell.initialize(repeating: 0, count: 2)
-        Tombstones.add(chainCell)
-        Tombstones.addHazard(hazard)
+        cells = .make()
     }
 
     deinit {
         // Frames hold nothing (their references are unretained), so there is nothing to deinitialise.
         frameStorage.deallocate()
         escapePoint.deallocate()
-        Tombstones.removeHazard(hazard)
-        Tombstones.remove(chainCell)
-        chainCell.deallocate()
+        cells.free()
     }
 
     /// How deep each of the stack's lists is: what `restore` puts back after `Escape` left frames

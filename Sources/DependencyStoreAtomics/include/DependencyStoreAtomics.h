@@ -3,7 +3,7 @@
 // without a lock (see Sources/DependencyStore/Injection/OnceCell.swift); a counter a build
 // reads without a lock (see DependencyStore.hasStagesInScope); the removal epoch that a
 // resolution chain and an unload order themselves by (see
-// Sources/DependencyStore/Composition/Tombstones.swift); and the table of instances a store
+// Sources/DependencyStore/Resolution/Tombstones.swift); and the table of instances a store
 // publishes for layered stores, with the hazards its readers protect it by (see
 // Sources/DependencyStore/Store/SharedInstances.swift).
 #ifndef DEPENDENCY_STORE_ATOMICS_H

@@ -41,26 +41,58 @@ enum Tombstones {
     private static let state = Lock(State())
 
     private struct State {
-        /// The chain cells of every thread that has a resolution stack, and of every running
-        /// `async` chain (a set: a server may run thousands of those at once): 0 while no chain
-        /// runs there, else the epoch the chain began in.
-        var cells: Set<UnsafeMutablePointer<Int>> = []
+        /// The cells of every thread that has a resolution stack, and of every running `async`
+        /// chain (a set: a server may run thousands of those at once). See `Cells`.
+        var cells: Set<Cells> = []
         var batches: [Batch] = []
-        /// The hazards of every thread that has a resolution stack: the address of the table of
-        /// shared instances it is reading, if any (see `SharedInstances`).
-        var hazards: Set<UnsafeMutablePointer<UnsafeMutableRawPointer?>> = []
 
         /// Whether a reader is reading the table at `address`: a thread's hazard holds it.
         func isRead(_ address: UnsafeMutableRawPointer) -> Bool {
-            hazards.contains { dependency_store_load_seq_cst($0) == address }
+            cells.contains { dependency_store_load_seq_cst($0.hazard) == address }
         }
 
         /// Whether a chain that began before `epoch` is running.
         func chainsBegun(before epoch: Int) -> Bool {
-            cells.contains { cell in
-                let begun = dependency_store_chain_epoch(cell)
+            cells.contains { cells in
+                let begun = dependency_store_chain_epoch(cells.chain)
                 return begun != 0 && begun < epoch
             }
+        }
+    }
+
+    /// The two words a thread with a resolution stack, or a running `async` chain, publishes for
+    /// others to read, in memory of their own: one registry holds both, so a thread joins and
+    /// leaves it once.
+    struct Cells: Hashable {
+        /// 0 while no chain runs there, else the removal epoch the chain began in: what removals
+        /// read.
+        let chain: UnsafeMutablePointer<Int>
+
+        /// The address of the table of shared instances the thread is reading, if any: what a
+        /// store that replaces its table reads (see `SharedInstances`). An `async` chain's stays
+        /// `nil`: a thread reads a table, not a chain.
+        var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+            UnsafeMutableRawPointer(chain + 1).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        }
+
+        /// Allocates both words, zeroed, and joins the registry.
+        static func make() -> Cells {
+            let words = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+            words.initialize(repeating: 0, count: 2)
+            let cells = Cells(chain: words)
+            Tombstones.state.withLock { _ = $0.cells.insert(cells) }
+            return cells
+        }
+
+        /// Leaves the registry (its thread exits, or its chain ended), lets go of the batches no
+        /// running chain needs, and frees both words.
+        func free() {
+            let released: [Batch] = Tombstones.state.withLock { state in
+                _ = state.cells.remove(self)
+                return Tombstones.prune(&state)
+            }
+            _ = released
+            chain.deallocate()
         }
     }
 
@@ -88,21 +120,7 @@ enum Tombstones {
         dependency_store_tombstones_kept() != 0
     }
 
-    // MARK: - Threads
-
-    /// Makes `cell`, a new resolution stack's, one that removals look at.
-    static func add(_ cell: UnsafeMutablePointer<Int>) {
-        state.withLock { _ = $0.cells.insert(cell) }
-    }
-
-    /// Forgets `cell`, whose stack is going (its thread exits).
-    static func remove(_ cell: UnsafeMutablePointer<Int>) {
-        let released: [Batch] = state.withLock { state in
-            _ = state.cells.remove(cell)
-            return prune(&state)
-        }
-        _ = released
-    }
+    // MARK: - Chains
 
     /// Publishes, in `cell`, the epoch a chain begins in, and returns it.
     @inline(__always)
@@ -142,7 +160,7 @@ enum Tombstones {
     /// The batches no running chain began before, taken out of `state`, for the caller to release
     /// once the lock is dropped.
     private static func prune(_ state: inout State) -> [Batch] {
-        let oldest = state.cells.lazy.map { dependency_store_chain_epoch($0) }.filter { $0 != 0 }.min()
+        let oldest = state.cells.lazy.map { dependency_store_chain_epoch($0.chain) }.filter { $0 != 0 }.min()
         var released: [Batch] = []
         state.batches.removeAll { batch in
             let needed = oldest.map { $0 < batch.epoch } ?? false
@@ -154,16 +172,6 @@ enum Tombstones {
     }
 
     // MARK: - Tables of shared instances
-
-    /// Makes `hazard`, a new resolution stack's, one that `waitUntilUnread` looks at.
-    static func addHazard(_ hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        state.withLock { _ = $0.hazards.insert(hazard) }
-    }
-
-    /// Forgets `hazard`, whose stack is going (its thread exits, so it reads nothing).
-    static func removeHazard(_ hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        state.withLock { _ = $0.hazards.remove(hazard) }
-    }
 
     /// Reads the address published in `published` into `hazard`, until the two agree, and returns
     /// it: from then on, the table there is not freed until `hazard` no longer holds it (see
@@ -235,84 +243,5 @@ extension Tombstones {
         state.withLock { state in
             state.batches.last { batch in batch.registrations.contains { $0 === registration } }?.how
         }
-    }
-}
-
-/// What a chain built from registrations a removal took away after it began, one slot per
-/// registration: a `.singleton` is built once in the chain. When the chain ends, they are closed,
-/// as the removal would have closed them had it come after the chain.
-struct ChainSlots {
-    private var entries: [ObjectIdentifier: Entry] = .init()
-
-    private struct Entry {
-        let registration: AnyRegistration
-        let slot: InstanceSlot
-        /// The store that resolved it, which closes what the chain built in it.
-        let core: StoreCore
-        /// The removal, for the close's trigger.
-        let how: String
-    }
-
-    var isEmpty: Bool { entries.isEmpty }
-
-    /// The slot in which the chain keeps what it builds from `registration`, which a removal
-    /// described by `how` took away after the chain began.
-    mutating func slot(for registration: AnyRegistration, in store: DependencyStore, removedBy how: String)
-        -> InstanceSlot
-    {
-        let id = ObjectIdentifier(registration)
-        if let existing = entries[id] { return existing.slot }
-        let slot = InstanceSlot(belongsToAChain: true)
-        entries[id] = Entry(registration: registration, slot: slot, core: store.core, how: how)
-        return slot
-    }
-
-    /// Closes what the chain built, each store's through that store. Call it with no lock held:
-    /// it runs release hooks.
-    consuming func close() {
-        var byStore: [ObjectIdentifier: [Entry]] = [:]
-        for entry in entries.values { byStore[ObjectIdentifier(entry.core), default: []].append(entry) }
-        for entries in byStore.values {
-            let store = DependencyStore.resolving(through: entries[0].core)
-            var discarded: [DiscardedInstance] = []
-            store.registry.withLock { _ in
-                for entry in entries { entry.slot.discard(of: entry.registration, into: &discarded) }
-            }
-            store.close(discarded.closes(), because: "the end of a resolve that began before \(entries[0].how)")
-        }
-    }
-}
-
-/// The removal epoch an `async` chain began in, published for as long as the object lives: every
-/// task of the chain holds it through `AsyncResolution`, so it lives until the last of them ends,
-/// which is the end of the chain. What the chain built from tombstones is closed then.
-final class AsyncChainEpoch: @unchecked Sendable {
-    private let cell: UnsafeMutablePointer<Int>
-    /// The epoch the chain began in.
-    let begun: Int
-    /// The chain's tasks may run on several threads at once (`async let`).
-    private let slots = Lock(ChainSlots())
-
-    init() {
-        cell = .allocate(capacity: 1)
-        cell.initialize(to: 0)
-        Tombstones.add(cell)
-        begun = Tombstones.begin(in: cell)
-    }
-
-    /// The slot in which the chain keeps what it builds from `registration` (see `ChainSlots`).
-    func slot(for registration: AnyRegistration, in store: DependencyStore, removedBy how: String) -> InstanceSlot {
-        slots.withLock { $0.slot(for: registration, in: store, removedBy: how) }
-    }
-
-    deinit {
-        let built = slots.withLock { slots in
-            var taken = ChainSlots()
-            swap(&taken, &slots)
-            return taken
-        }
-        if !built.isEmpty { built.close() }
-        Tombstones.remove(cell)
-        cell.deallocate()
     }
 }
