@@ -74,13 +74,13 @@ public struct RegistrationEntry<T> {
     }
 
     private func setHook(_ hook: CloseHook<T>, fileID: StaticString, line: UInt) -> Self {
-        guard let hooks = registration.closeHook else {
+        guard let options = registration.keptOptions else {
             Diagnosis.closingNeverRuns(
                 Diagnostics.label(of: registration), scope: registration.scope, registeredAt: registration.location,
                 calledAt: SourceLocation(fileID: fileID, line: line)
             ).trap(file: fileID, line: line)
         }
-        hooks.withLock { $0 = hook }
+        options.withLock { $0.close = hook }
         return self
     }
 }
