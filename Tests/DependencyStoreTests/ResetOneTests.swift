@@ -125,6 +125,21 @@ final class ProfileCache: Closable, Sendable {
         #expect(store.registrations.first?.hasKeptInstance == true)
     }
 
+    @Test func anAsyncFactorysNilIsNotKeptEither() async throws {
+        let store = DependencyStore()
+        let calls = Counter()
+        store.register(RevokedToken?.self, scope: .singleton) { _ async in
+            calls.increment() < 2 ? nil : RevokedToken()
+        }
+
+        #expect(try await store.resolveAsync(RevokedToken?.self) == nil)
+        let token = try await store.resolveAsync(RevokedToken?.self)
+
+        #expect(token != nil)
+        #expect(try await store.resolveAsync(RevokedToken?.self) === token)
+        #expect(calls.value == 2)
+    }
+
     @Test func aNilIsNotKeptByAnExpiringOrPerArgumentCacheEither() {
         let store = DependencyStore()
         let calls = Counter()

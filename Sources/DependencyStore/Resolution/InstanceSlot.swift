@@ -89,7 +89,8 @@ extension DependencyStore {
     /// slot's gate in `buildOnce`, tasks awaiting its `AsyncBuild` in `resolveAsync`): `value`,
     /// which `registration` just built for `slot`, is kept, unless a reset (a new generation since
     /// `generation`) or the release of the store came while it was built. The caller hands `value`
-    /// out either way. An `async` build also clears itself from the slot, in the same critical
+    /// out either way, and so is a `nil` of an optional type (`holdingIt` false: see
+    /// Docs/Lifetimes.md). An `async` build also clears itself from the slot, in the same critical
     /// section, so the next resolve finds either the instance or no build. Nor is it kept when
     /// the build, made for a store layered over this one, resolved a value only that store
     /// registers (`ResolutionStack.builtForALayer`). Returns what the slot
@@ -107,7 +108,8 @@ extension DependencyStore {
         builtIn generation: Int,
         finishing build: AsyncBuild?,
         requester: Requester,
-        caching: CacheEntryRequest? = nil
+        caching: CacheEntryRequest? = nil,
+        holdingIt: Bool = true
     ) throws(ResolutionError) -> AnyObject {
         let weak = registration.lifetime == .weak
         // A build that resolved a value of a store layered over this one is that store's alone.
@@ -136,7 +138,7 @@ extension DependencyStore {
                 if Tombstones.anyKept { removal = Tombstones.removal(of: registration) }
                 return
             }
-            guard slot.generation == generation, !registry.isClosed, !buildsForALayer else { return }
+            guard holdingIt, slot.generation == generation, !registry.isClosed, !buildsForALayer else { return }
             if let caching {
                 slot.holdCached(kept, as: caching, of: registration, in: &registry)
             } else {
