@@ -177,6 +177,23 @@ private func spin(microseconds: Int) {
         #expect(two.closes.value == 0)
     }
 
+    @Test func aFactoryThatResolvesItsOwnRegistrationForAnotherValueIsACycle() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                endTheProcessIfItHangs()
+                let store = DependencyStore()
+                store.register(DocumentModel.self, scope: .singleton) { (store, id: Int) in
+                    if id > 0 { _ = store.resolve(DocumentModel.self, arguments: id - 1) }
+                    return DocumentModel(id: id)
+                }
+                .cachedPerArgument()
+                _ = store.resolve(DocumentModel.self, arguments: 1)
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("DependencyStore: dependency cycle"))
+    }
+
     @Test func aFactoryWithoutArgumentsTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
