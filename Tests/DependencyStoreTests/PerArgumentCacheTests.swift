@@ -136,6 +136,23 @@ private func spin(microseconds: Int) {
         #expect(store.registrations.first?.keptInstances == 1)
     }
 
+    @Test func aResetOfTheRegistrationAndAShutdownCloseEveryValuesInstanceOnce() async {
+        let store = DependencyStore()
+        store.register(DocumentModel.self, scope: .singleton) { (_, id: Int) in DocumentModel(id: id) }
+            .cachedPerArgument()
+        let first = (1...3).map { store.resolve(DocumentModel.self, arguments: $0) }
+
+        #expect(store.reset(DocumentModel.self) == 3)
+        #expect(first.allSatisfy { $0.closes.value == 1 })
+
+        let second = (1...2).map { store.resolve(DocumentModel.self, arguments: $0) }
+        let report = await store.shutdown(timeout: 5)
+
+        #expect(report.closed == 2)
+        #expect(second.allSatisfy { $0.closes.value == 1 })
+        #expect(first.allSatisfy { $0.closes.value == 1 })
+    }
+
     @Test func unregisterAndTheStoresEndCloseEveryValuesInstance() {
         let log = CloseLog()
         do {
