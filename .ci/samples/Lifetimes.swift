@@ -39,6 +39,21 @@ struct DetailScreen {
 
 final class Session {}
 
+final class AccessToken: Sendable {
+    static func fetch() -> AccessToken { AccessToken() }
+    static func fetchOrThrow() throws -> AccessToken { AccessToken() }
+}
+
+struct DocumentID: Hashable, Sendable {
+    init(_ value: String) {}
+}
+
+protocol DocumentStorage {}
+
+final class DocumentModel {
+    init(id: DocumentID, storage: DocumentStorage) {}
+}
+
 final class AccountCoordinator {
     func didLogOut() {}
 }

@@ -42,9 +42,12 @@ extension InstanceSlot {
     /// caller to close once it has dropped the store's lock. Call with the owning store's lock held.
     func discard(of registration: AnyRegistration, into discarded: inout [DiscardedInstance]) {
         let sequence = self.sequence
+        let cached = self.cached
         if let box = discard() {
             discarded.append(DiscardedInstance(registration: registration, box: box, sequence: sequence))
         }
+        // The instances of an expiring or per-argument cache, each in its own place in the order.
+        cached?.removeAll(of: registration, into: &discarded)
     }
 }
 
@@ -109,7 +112,7 @@ extension Registration {
         // Only strongly kept instances are closed, and those are boxed (see `keep`).
         guard let box = kept as? InstanceBox else { return nil }
         let value = box.value(as: T.self)
-        if let hook = closeHook?.withLock({ $0 }) {
+        if let hook = keptOptions?.withLock({ $0.close }) {
             switch hook {
             case .sync(let close):
                 return .sync { try close(value) }

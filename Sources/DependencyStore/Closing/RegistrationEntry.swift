@@ -1,12 +1,13 @@
 /// A registration just made: what `register` and `contribute` return, so that you can say how the
-/// store closes the instances it keeps of it.
+/// store closes the instances it keeps of it, and how long it keeps them
+/// (``expiring(after:fileID:line:)``, ``cachedPerArgument(limit:fileID:line:)``).
 ///
 /// ```swift
 /// store.register(Database.self, scope: .singleton) { _ in Database(path: "app.sqlite") }
 ///     .closing { database in database.disconnect() }
 /// ```
 ///
-/// You need it only for that: `register` is `@discardableResult`, and a registration is complete
+/// You need it only for those: `register` is `@discardableResult`, and a registration is complete
 /// without it. An instance whose type adopts ``Closable`` or ``AsyncClosable`` is closed without it.
 public struct RegistrationEntry<T> {
     let registration: Registration<T>
@@ -74,13 +75,13 @@ public struct RegistrationEntry<T> {
     }
 
     private func setHook(_ hook: CloseHook<T>, fileID: StaticString, line: UInt) -> Self {
-        guard let hooks = registration.closeHook else {
+        guard let options = registration.keptOptions else {
             Diagnosis.closingNeverRuns(
                 Diagnostics.label(of: registration), scope: registration.scope, registeredAt: registration.location,
                 calledAt: SourceLocation(fileID: fileID, line: line)
             ).trap(file: fileID, line: line)
         }
-        hooks.withLock { $0 = hook }
+        options.withLock { $0.close = hook }
         return self
     }
 }

@@ -193,6 +193,39 @@ extension Diagnosis {
             ]
         case .nonPositiveTimeout(let timeout, let call):
             return ["DependencyStore.\(call): the timeout must be positive, not \(timeout)"]
+        case .cachingCannotApply(let call, let registration, let scope, let registeredAt, let calledAt, let problem):
+            return [
+                "DependencyStore: \(call) on '\(registration)' cannot apply: \(Self.what(problem, scope: scope)).", "",
+            ]
+                + ["  Called at: \(calledAt)", "  Registered at: \(registeredAt), with scope \(scope)", ""]
+                + Self.fix(problem, call: call)
+        case .resetOneKeepsNothing(let registration, let scope, let registeredAt, let calledAt):
+            return [
+                "DependencyStore: reset of '\(registration)' has nothing to discard: a \(scope) instance is never kept in a store.",
+                "",
+                "  Called at: \(calledAt)",
+                "  Registered at: \(registeredAt), with scope \(scope)",
+                "",
+                "  To fix: reset only registrations of .singleton or a custom scope (Scope(\"session\")), whose instances",
+                "  the store keeps; register what must be rebuilt on demand with one of those.",
+            ]
+        case .resetOneNotRegistered(let call, let type, let calledAt, let store, let registeredNames, let closeMatches):
+            var lines = [
+                "DependencyStore: \(call) found no registration to reset.", "", "  Called at: \(calledAt), on \(store)",
+            ]
+            if !registeredNames.isEmpty {
+                let names = Set(registeredNames.map { $0.map { "\"\($0)\"" } ?? "no name" }).sorted()
+                lines.append("  '\(type)' is registered under: \(names.joined(separator: ", "))")
+            }
+            if !closeMatches.isEmpty {
+                lines.append("  Registered, and close to what was asked for:")
+                lines += closeMatches.map { "    - \(Self.sentence($0, requested: type))" }
+            }
+            return lines + [
+                "",
+                "  To fix: reset the type and name that were registered, as a resolve asks for them; a store resets only",
+                "  what it or its parents register.",
+            ]
         case .closingNeverRuns(let registration, let scope, let registeredAt, let calledAt):
             let owner =
                 scope == .weak
@@ -475,6 +508,42 @@ extension Diagnosis {
             "the first use of the Lazy handle made at \(location) ('\(label)')"
         case .firstValue(let label, let requester):
             "the first read of the \(requester.propertyWrapper ?? "@Injected") property declared at \(requester.location) ('\(label)')"
+        }
+    }
+}
+
+extension Diagnosis {
+    /// What is wrong, for `cachingCannotApply`.
+    fileprivate static func what(_ problem: CachingProblem, scope: Scope) -> String {
+        switch problem {
+        case .scopeKeepsNothing: "the store never keeps a \(scope) instance, so there is nothing to cache"
+        case .isolated(let onMainActor):
+            "its factory \(onMainActor ? "runs on the main actor" : "is async"), and only a synchronous factory's instances can be cached this way"
+        case .noArguments: "its factory takes no arguments, so the store keeps one instance of it already"
+        case .notHashable(let type): "its argument of type \(type) is not Hashable, so its values cannot be told apart"
+        case .builtAlready: "the registration was resolved before the call, and what it kept then was kept without it"
+        case .notPositive(let value): "\(value) is not positive"
+        }
+    }
+
+    /// How to fix it, for `cachingCannotApply`.
+    fileprivate static func fix(_ problem: CachingProblem, call: String) -> [String] {
+        switch problem {
+        case .scopeKeepsNothing:
+            ["  To fix: register it with .singleton or a custom scope (Scope(\"session\")), or drop \(call)."]
+        case .isolated:
+            [
+                "  To fix: register a synchronous factory that the cache may run on any thread, or keep the instance",
+                "  in a custom scope and reset it (reset(_:name:)) when it must be rebuilt.",
+            ]
+        case .noArguments: ["  To fix: drop \(call); to rebuild the instance after a while, use expiring(after:)."]
+        case .notHashable:
+            [
+                "  To fix: make the argument's type Hashable, or pass a Hashable identifier and look the value up in the factory."
+            ]
+        case .builtAlready:
+            ["  To fix: call \(call) on what register returns, in the same statement, before anything resolves it."]
+        case .notPositive: ["  To fix: pass a value greater than zero."]
         }
     }
 }

@@ -64,12 +64,43 @@ indirect enum Diagnosis: Sendable {
     /// `closing { }`, called at `calledAt`, on the registration labelled `registration`, made at
     /// `registeredAt` with a scope whose instances the store does not keep, so never closes.
     case closingNeverRuns(String, scope: Scope, registeredAt: SourceLocation, calledAt: SourceLocation)
+    /// A caching modifier (`call`: `expiring(after:)`, `cachedPerArgument()`), called at
+    /// `calledAt` on the registration labelled `registration`, made at `registeredAt` with
+    /// `scope`, that cannot apply, for `problem`.
+    case cachingCannotApply(
+        call: String, registration: String, scope: Scope, registeredAt: SourceLocation, calledAt: SourceLocation,
+        problem: CachingProblem)
+    /// `reset(_:name:)` of the registration labelled `registration` (made at `registeredAt`, in
+    /// `store`), whose scope keeps no instance.
+    case resetOneKeepsNothing(String, scope: Scope, registeredAt: SourceLocation, calledAt: SourceLocation)
+    /// `reset(_:name:)` (`call`, at `calledAt`, on `store`) of a type (short name `type`) that
+    /// neither the store nor a parent registers under that name: the names it is registered
+    /// under, and the registered types close to it.
+    case resetOneNotRegistered(
+        call: String, type: String, calledAt: SourceLocation, store: String, registeredNames: [String?],
+        closeMatches: [CloseMatch])
     /// The close of `instance` (a label), registered at `registeredAt`, which `store` let go of
     /// because of `trigger`, threw `error` (as it prints), or had not ended when the deadline of
     /// a shutdown with the timeout `missedDeadline` passed.
     case closeFailed(
         instance: String, registeredAt: SourceLocation, trigger: String, store: String, error: String?,
         missedDeadline: Double?)
+}
+
+/// Why a caching modifier cannot apply to a registration.
+enum CachingProblem {
+    /// Its scope keeps no instance (`.unique`, `.graph`, `.weak`).
+    case scopeKeepsNothing
+    /// Its factory runs on the main actor, or is `async`.
+    case isolated(onMainActor: Bool)
+    /// `cachedPerArgument()` on a factory that takes no arguments.
+    case noArguments
+    /// `cachedPerArgument()` on a factory with an argument of this type, not `Hashable`.
+    case notHashable(String)
+    /// The registration was built already, without the modifier.
+    case builtAlready
+    /// A duration or a limit that is not positive.
+    case notPositive(String)
 }
 
 extension Diagnosis {

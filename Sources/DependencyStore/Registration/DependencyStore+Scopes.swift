@@ -62,3 +62,83 @@ extension DependencyStore {
         }
     }
 }
+
+extension DependencyStore {
+    /// Discards the instance (or, with ``RegistrationEntry/cachedPerArgument(limit:fileID:line:)``,
+    /// the instances) this store keeps for the registration of `type` and `name`, so the next
+    /// resolve builds a new one; the rest of its scope keeps theirs.
+    ///
+    /// A token that the server revoked, rebuilt without ending the session:
+    ///
+    /// ```swift
+    /// store.reset(AccessToken.self)   // the next resolve fetches a new token
+    /// ```
+    ///
+    /// It discards as ``reset(_:fileID:line:)`` does, for one registration: what a build running
+    /// meanwhile makes is handed to its caller and not kept, and the discarded instances are
+    /// closed (dependents first, each once, with no lock held; a failure goes to
+    /// ``onCloseFailure(_:)``) and released after the store's lock is dropped.
+    ///
+    /// For a registration this store inherits from a parent, it discards this store's own copy,
+    /// if it keeps one (a store that overrides something does, see "Layered stores" in
+    /// <doc:Lifetimes>); a store that shares the parent's instance keeps nothing of it, and
+    /// resets nothing. The parent is never changed through a child: reset there.
+    ///
+    /// > Important: A type not registered in this store or a parent traps, with the
+    /// > registrations of similar names; so does a registration of ``Scope/unique``,
+    /// > ``Scope/graph`` or ``Scope/weak``, of which no instance is kept.
+    ///
+    /// - Parameters:
+    ///   - type: The registered type.
+    ///   - name: The name it was registered under; `nil`, the default, for the unnamed one.
+    ///   - fileID: The caller's file, for diagnostics. Leave the default.
+    ///   - line: The caller's line, for diagnostics. Leave the default.
+    /// - Returns: How many instances were discarded.
+    @discardableResult
+    public func reset<T>(_ type: T.Type, name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line)
+        -> Int
+    {
+        let key = ObjectIdentifier(type)
+        let location = SourceLocation(fileID: fileID, line: line)
+        let call =
+            "reset(\(Diagnostics.shortName(of: type)).self\(name.map { ", name: \"\($0)\"" } ?? ""))"
+        var released: [DiscardedInstance] = []
+        // This store's registration, or the nearest ancestor's, as a resolve finds it.
+        var found: (registration: AnyRegistration, own: Bool)?
+        for store in sequence(first: self, next: \.parent) {
+            if let registration = store.registry.withLock({ $0[key, name] }) {
+                found = (registration, store === self)
+                break
+            }
+        }
+        guard let (registration, own) = found else {
+            let registered = sequence(first: self, next: \.parent).flatMap { $0.registry.withLock(\.all) }
+            Diagnosis.resetOneNotRegistered(
+                call: call, type: Diagnostics.shortName(of: type), calledAt: location, store: "\(self)",
+                registeredNames: registered.filter { $0.type == type }.map(\.name),
+                closeMatches: Diagnostics.closeMatches(to: type, among: registered)
+            ).trap(file: fileID, line: line)
+        }
+        guard registration.lifetime == .cached else {
+            Diagnosis.resetOneKeepsNothing(
+                Diagnostics.label(of: registration), scope: registration.scope, registeredAt: registration.location,
+                calledAt: location
+            ).trap(file: fileID, line: line)
+        }
+        registry.withLock { registry in
+            if own {
+                // Replaced or removed since it was looked up: the registration there now.
+                guard let current = registry[key, name] else { return }
+                current.slot?.discard(of: current, into: &released)
+            } else if let entry = registry.inheritedSlots[ObjectIdentifier(registration)] {
+                entry.slot.discard(of: entry.registration, into: &released)
+            }
+        }
+        let discarded = released.count
+        let closes = released.closes()
+        // Released here, with the lock dropped: an instance's deinit may resolve from this store.
+        released = []
+        close(closes, because: call)
+        return discarded
+    }
+}

@@ -29,6 +29,10 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
     /// built: the store that keeps it answers `true`, and only that store's `reset` discards it
     /// and its end closes it.
     public let hasKeptInstance: Bool
+    /// How many instances the listed store itself keeps of it: 0 or 1, or, for a registration
+    /// cached per argument value (``RegistrationEntry/cachedPerArgument(limit:fileID:line:)``),
+    /// one per value kept. An expired instance counts until the resolve that lets go of it.
+    public let keptInstances: Int
     /// The store it is registered in, when that is an ancestor of the listed store (as
     /// diagnostics name it); `nil` for the listed store's own registrations.
     public let inheritedFrom: String?
@@ -46,7 +50,7 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
     /// handed out as is, rather than a factory's.
     public let isProvidedValue: Bool
 
-    init(_ registration: AnyRegistration, hasKeptInstance: Bool, inheritedFrom: String?) {
+    init(_ registration: AnyRegistration, keptInstances: Int, inheritedFrom: String?) {
         type = Diagnostics.shortName(of: registration.type)
         name = registration.name
         scope = registration.scope
@@ -54,7 +58,8 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
         registeredAt = registration.location.description
         runsOnMainActor = registration.isolation == .mainActor
         isAsync = registration.isolation == .async
-        self.hasKeptInstance = hasKeptInstance
+        hasKeptInstance = keptInstances > 0
+        self.keptInstances = keptInstances
         self.inheritedFrom = inheritedFrom
         switch registration.role {
         case .registration:
@@ -91,7 +96,11 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
         let verb = isContribution ? "contributed" : isProvidedValue ? "provided" : "registered"
         parts.append("\(verb) at \(registeredAt)")
         if let assembly { parts.append("by \(assembly)") }
-        if hasKeptInstance { parts.append("instance kept") }
+        if keptInstances > 1 {
+            parts.append("\(keptInstances) instances kept")
+        } else if hasKeptInstance {
+            parts.append("instance kept")
+        }
         if let inheritedFrom { parts.append("from \(inheritedFrom)") }
         return parts.joined(separator: ", ")
     }

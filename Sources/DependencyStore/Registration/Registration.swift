@@ -145,11 +145,12 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
     /// The factory of an `async` registration, or the main-actor factory run on the main actor;
     /// `nil` for the others, which `resolveAsync` builds with `build`.
     let buildAsync: (@Sendable (DependencyStore, Requester) async throws -> T)?
-    /// How the instances a slot keeps are closed, as `closing { }` said (`nil` inside until it
-    /// does): for `.singleton` and custom scopes only, the scopes whose instances the store owns.
-    /// Behind a lock of its own because `closing { }` runs after the registration is in the
-    /// registry, where a resolve may already have found it; read only when an instance is closed.
-    let closeHook: Lock<CloseHook<T>?>?
+    /// What the modifiers on its entry said about the instances a slot keeps: how they are closed
+    /// (`closing { }`) and cached (`expiring(after:)`, `cachedPerArgument()`). For `.singleton`
+    /// and custom scopes only, the scopes whose instances the store owns. Behind a lock of its own
+    /// because the modifiers run after the registration is in the registry, where a resolve may
+    /// already have found it; read when an instance is closed, and by a first build.
+    let keptOptions: Lock<KeptOptions<T>>?
 
     init(
         name: String?,
@@ -167,8 +168,10 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         self.build = build
         self.buildAsync = buildAsync
         switch scope.kind {
-        case .singleton, .custom: self.closeHook = Lock(closeHook)
-        case .unique, .graph, .weak: self.closeHook = nil
+        case .singleton, .custom:
+            keptOptions = Lock(
+                KeptOptions(close: closeHook, mayBeNil: T.self is any OptionalProtocol.Type))
+        case .unique, .graph, .weak: keptOptions = nil
         }
         super.init(
             type: T.self,
@@ -185,7 +188,7 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
     }
 
     func copyForVerification() -> AnyRegistration {
-        Registration(
+        let copy = Registration(
             name: name,
             scope: scope,
             location: location,
@@ -195,9 +198,15 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
             assembly: assembly,
             build: build,
             buildAsync: buildAsync,
-            closeHook: closeHook?.withLock { $0 },
+            closeHook: keptOptions?.withLock { $0.close },
             isProvided: isProvided
         )
+        // Set here rather than passed in: `init` is on the path of every registration, a store per
+        // request's included, and an argument more costs each of them.
+        if let caching = keptOptions?.withLock({ $0.caching }) {
+            copy.keptOptions?.withLock { $0.caching = caching }
+        }
+        return copy
     }
 
     override func closeAction(for kept: AnyObject) -> CloseAction? {

@@ -155,9 +155,11 @@ extension DependencyStore {
                         registration, in: chain, requester: requester, timed: timed)
                     let kept: AnyObject
                     do throws(ResolutionError) {
+                        // A `nil` is handed to the waiters and not kept, as a synchronous build's.
+                        let isNilResult = registration.keptOptions?.withLock { $0.mayBeNil } == true && isNil(value)
                         kept = try keep(
                             value, of: registration, in: slot, builtIn: generation, finishing: build,
-                            requester: requester)
+                            requester: requester, holdingIt: !isNilResult)
                     } catch {
                         fail(error, resolving: T.self, name: registration.name, at: requester)
                     }

@@ -791,6 +791,14 @@ extension DependencyStore {
         requester: Requester,
         stage: (some ResolveStage).Type
     ) throws(ResolutionError) -> T {
+        // Only a first build (or a `.weak` one's rebuild) reads the modifiers; a registration with
+        // a cache policy never keeps its instance where a lookup finds it, so comes here each time.
+        let options = registration.optionsForBuild()
+        if let options, let policy = options.caching {
+            return try buildCached(
+                registration, policy: policy, mayBeNil: options.mayBeNil, in: slot, arguments: arguments, on: stack,
+                requester: requester, stage: stage)
+        }
         if let refusal = slot.gate.enter(on: stack, waitingFor: .instance(registration, store: self)) {
             switch refusal {
             case .cycle(let waiters):
@@ -804,6 +812,8 @@ extension DependencyStore {
         if let kept { return Self.instance(kept, as: T.self, lifetime: registration.lifetime) }
 
         let value = stage.build(registration, in: self, arguments: arguments, on: stack)
+        // A `nil` is not kept: the next resolve asks the factory again (see Docs/Lifetimes.md).
+        if let options, options.mayBeNil, isNil(value) { return value }
         _ = try keep(value, of: registration, in: slot, builtIn: generation, finishing: nil, requester: requester)
         return value
     }

@@ -33,6 +33,10 @@ final class InstanceSlot: @unchecked Sendable {
     /// Where the owning store published the instance for layered stores to read without its lock
     /// (see `SharedInstances`), if it did: a discard takes that down.
     var sharedIn: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    /// The instances of a registration with an expiring or per-argument cache (see
+    /// `CachedInstances`), which never sit in `box`: so no lookup hands one out without the check
+    /// that `buildCached` makes. `nil` until such a registration keeps one.
+    var cached: CachedInstances?
 
     init(belongsToAChain: Bool = false) {
         self.belongsToAChain = belongsToAChain
@@ -56,6 +60,12 @@ final class InstanceSlot: @unchecked Sendable {
     @inline(__always)
     var kept: AnyObject? { box ?? object }
 
+    /// How many instances the slot keeps: in `box` or `object`, or in `cached`. Call with the
+    /// owning store's lock held.
+    var keptCount: Int {
+        kept != nil ? 1 : cached?.count ?? 0
+    }
+
     /// Forgets the instance and returns what the slot held strongly, for the caller to release
     /// once it has dropped the store's lock (a `deinit` may resolve from the store). Call with the
     /// owning store's lock held.
@@ -63,6 +73,7 @@ final class InstanceSlot: @unchecked Sendable {
         let released = box
         box = nil
         object = nil
+        cached = nil
         generation &+= 1
         if let cell = sharedIn {
             // The table holds the instance too; `released` keeps it past the table.
@@ -78,7 +89,8 @@ extension DependencyStore {
     /// slot's gate in `buildOnce`, tasks awaiting its `AsyncBuild` in `resolveAsync`): `value`,
     /// which `registration` just built for `slot`, is kept, unless a reset (a new generation since
     /// `generation`) or the release of the store came while it was built. The caller hands `value`
-    /// out either way. An `async` build also clears itself from the slot, in the same critical
+    /// out either way, and so is a `nil` of an optional type (`holdingIt` false: see
+    /// Docs/Lifetimes.md). An `async` build also clears itself from the slot, in the same critical
     /// section, so the next resolve finds either the instance or no build. Nor is it kept when
     /// the build, made for a store layered over this one, resolved a value only that store
     /// registers (`ResolutionStack.builtForALayer`). Returns what the slot
@@ -95,7 +107,9 @@ extension DependencyStore {
         in slot: InstanceSlot,
         builtIn generation: Int,
         finishing build: AsyncBuild?,
-        requester: Requester
+        requester: Requester,
+        caching: CacheEntryRequest? = nil,
+        holdingIt: Bool = true
     ) throws(ResolutionError) -> AnyObject {
         let weak = registration.lifetime == .weak
         // A build that resolved a value of a store layered over this one is that store's alone.
@@ -124,8 +138,12 @@ extension DependencyStore {
                 if Tombstones.anyKept { removal = Tombstones.removal(of: registration) }
                 return
             }
-            guard slot.generation == generation, !registry.isClosed, !buildsForALayer else { return }
-            slot.hold(kept, weakly: weak, in: &registry)
+            guard holdingIt, slot.generation == generation, !registry.isClosed, !buildsForALayer else { return }
+            if let caching {
+                slot.holdCached(kept, as: caching, of: registration, in: &registry)
+            } else {
+                slot.hold(kept, weakly: weak, in: &registry)
+            }
         }
         if let removal { return keepInChain(kept, of: registration, weak: weak, removedBy: removal, build: build) }
         return kept

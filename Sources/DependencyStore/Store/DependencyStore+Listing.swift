@@ -16,8 +16,8 @@ extension DependencyStore {
     /// a name, shows up here beside the live registration it was meant to replace.
     public var registrations: [RegisteredDependency] {
         // An inherited registration's instance is kept in this store's own slot for it.
-        let keptInherited: Set<ObjectIdentifier> = registry.withLock { registry in
-            Set(registry.inheritedSlots.compactMap { $0.value.slot.kept == nil ? nil : $0.key })
+        let keptInherited: [ObjectIdentifier: Int] = registry.withLock { registry in
+            registry.inheritedSlots.mapValues { $0.slot.keptCount }
         }
         var listed: [RegisteredDependency] = []
         var seen: Set<ListingKey> = []
@@ -36,9 +36,9 @@ extension DependencyStore {
                     }
                     let kept =
                         inheritedFrom == nil
-                        ? registration.slot?.kept != nil
-                        : keptInherited.contains(ObjectIdentifier(registration))
-                    return RegisteredDependency(registration, hasKeptInstance: kept, inheritedFrom: inheritedFrom)
+                        ? registration.slot?.keptCount ?? 0
+                        : keptInherited[ObjectIdentifier(registration)] ?? 0
+                    return RegisteredDependency(registration, keptInstances: kept, inheritedFrom: inheritedFrom)
                 }
             }
         }

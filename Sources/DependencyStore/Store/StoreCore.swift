@@ -194,6 +194,11 @@ final class StoreCore {
             get { extras?.closeQueue }
             _modify { yield &extrasForChange().closeQueue }
         }
+        /// What `useCacheClock` installed, `nil` for none; see `CacheClock`.
+        var cacheClock: (any CacheClock)? {
+            get { extras?.cacheClock }
+            _modify { yield &extrasForChange().cacheClock }
+        }
         /// Whether no decorator and no contribution was ever added: read by the sharing rule on
         /// every resolve through a layered store, without making the extras.
         private var hasNoDecoratorsNorContributions: Bool {
@@ -272,6 +277,7 @@ final class StoreCore {
         @exclusivity(unchecked) var elementRemovals: [ObjectIdentifier: Removal] = .init()
         @exclusivity(unchecked) var closeFailureHandler: (@Sendable (CloseFailure) -> Void)?
         @exclusivity(unchecked) var closeQueue: CloseQueue?
+        @exclusivity(unchecked) var cacheClock: (any CacheClock)?
     }
 
     /// Runs `body` on the registry of every store layered over this one, at any depth (and on this

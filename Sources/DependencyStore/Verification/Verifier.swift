@@ -432,7 +432,7 @@ final class Verifier {
         if let existing = state.nodes[key] { return existing }
         // Described as the store lists it (`DependencyStore.registrations`): one source for the
         // listing, these nodes and the pictures drawn from them.
-        let entry = RegisteredDependency(registration, hasKeptInstance: false, inheritedFrom: nil)
+        let entry = RegisteredDependency(registration, keptInstances: 0, inheritedFrom: nil)
         let node = DependencyGraph.Node(
             key: key,
             type: entry.type,

@@ -1,0 +1,2 @@
+// The app's access token, whose one registration is reset.
+final class AccessToken: Sendable {}

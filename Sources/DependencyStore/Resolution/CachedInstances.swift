@@ -1,0 +1,243 @@
+import Foundation
+
+// The caches that `expiring(after:)` and `cachedPerArgument()` ask for: where their instances are
+// kept (`CachedInstances`, in the slot), and the build that checks them (`buildCached`). A
+// registration without either keeps its instance in `InstanceSlot.box` and never comes here.
+
+/// What the modifiers of a registration's entry said about the instances a slot keeps (see
+/// `Registration.keptOptions`).
+struct KeptOptions<T> {
+    /// How they are closed, as `closing { }` said.
+    var close: CloseHook<T>?
+    /// How they are cached, as `expiring(after:)` and `cachedPerArgument()` said.
+    var caching: CachePolicy?
+    /// Whether `T` is an `Optional`: a `nil` result is handed out and not kept.
+    let mayBeNil: Bool
+    /// Set by the first build of the registration in any store: from then on a modifier that
+    /// changes the caching traps, since instances kept already were kept without it.
+    var built = false
+
+    init(close: CloseHook<T>?, mayBeNil: Bool) {
+        self.close = close
+        self.mayBeNil = mayBeNil
+    }
+}
+
+/// How a registration caches: for how long an instance is good, and whether there is one per
+/// distinct argument value.
+struct CachePolicy: Sendable {
+    /// `expiring(after:)`: the seconds an instance is handed out for, from when it was kept.
+    var lifetime: TimeInterval?
+    /// `cachedPerArgument()`: one instance per distinct value of the arguments.
+    var perArgument = false
+    /// `cachedPerArgument(limit:)`: how many instances are kept at most.
+    var limit: Int?
+}
+
+/// The arguments of a resolve as a per-argument cache tells them apart; empty for a cache of one.
+typealias CacheKey = [AnyHashable]
+
+/// The instances a slot keeps for a registration with a cache policy, by the arguments they were
+/// built with, each with the time it was kept, its place in the order of closing, and its last
+/// use (for a limit). Only ever touched under the lock of the store that owns the slot.
+final class CachedInstances {
+    struct Entry {
+        let box: AnyObject
+        let keptAt: TimeInterval
+        let sequence: Int
+        var lastUse: Int
+    }
+
+    private var entries: [CacheKey: Entry] = [:]
+    /// Counts uses, for `lastUse`.
+    private var uses = 0
+
+    var count: Int { entries.count }
+
+    /// The instance kept for `key`, unless it is older than `lifetime` at `now`: then it is taken
+    /// out, added to `expired`, and `nil` returned.
+    func instance(
+        for key: CacheKey, now: TimeInterval, lifetime: TimeInterval?, of registration: AnyRegistration,
+        expired: inout [DiscardedInstance]
+    ) -> AnyObject? {
+        guard var entry = entries[key] else { return nil }
+        if let lifetime, now - entry.keptAt >= lifetime {
+            entries[key] = nil
+            expired.append(DiscardedInstance(registration: registration, box: entry.box, sequence: entry.sequence))
+            return nil
+        }
+        uses &+= 1
+        entry.lastUse = uses
+        entries[key] = entry
+        return entry.box
+    }
+
+    /// Keeps `box` for `key`, as the store's `sequence`-th kept instance, and takes out the least
+    /// recently used instances beyond `limit`, adding them to `evicted`.
+    func keep(
+        _ box: AnyObject, for key: CacheKey, at now: TimeInterval, sequence: Int, limit: Int?,
+        of registration: AnyRegistration, evicted: inout [DiscardedInstance]
+    ) {
+        uses &+= 1
+        entries[key] = Entry(box: box, keptAt: now, sequence: sequence, lastUse: uses)
+        guard let limit else { return }
+        while entries.count > limit, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            entries[oldest.key] = nil
+            evicted.append(
+                DiscardedInstance(registration: registration, box: oldest.value.box, sequence: oldest.value.sequence))
+        }
+    }
+
+    /// Takes every instance out, adding them to `discarded`.
+    func removeAll(of registration: AnyRegistration, into discarded: inout [DiscardedInstance]) {
+        for entry in entries.values {
+            discarded.append(DiscardedInstance(registration: registration, box: entry.box, sequence: entry.sequence))
+        }
+        entries = [:]
+    }
+}
+
+/// What `keep` needs to keep an instance in a slot's `CachedInstances` rather than in its box,
+/// and what it hands back: the instances a limit evicted.
+final class CacheEntryRequest {
+    let key: CacheKey
+    let now: TimeInterval
+    let limit: Int?
+    var evicted: [DiscardedInstance] = []
+
+    init(key: CacheKey, now: TimeInterval, limit: Int?) {
+        self.key = key
+        self.now = now
+        self.limit = limit
+    }
+}
+
+extension InstanceSlot {
+    /// Keeps `box` as `request` says. Call with `registry`'s store's lock held.
+    func holdCached(
+        _ box: AnyObject, as request: CacheEntryRequest, of registration: AnyRegistration,
+        in registry: inout StoreCore.Registry
+    ) {
+        registry.keptCount &+= 1
+        let cache = cached ?? CachedInstances()
+        cached = cache
+        cache.keep(
+            box, for: request.key, at: request.now, sequence: registry.keptCount, limit: request.limit,
+            of: registration, evicted: &request.evicted)
+    }
+}
+
+extension Registration {
+    /// What a build needs of the modifiers: the cache policy, and whether a `nil` result is not
+    /// to be kept. Marks the registration built, so that a modifier applied from now on traps.
+    /// `nil` for a scope with no options (`.weak`).
+    func optionsForBuild() -> (caching: CachePolicy?, mayBeNil: Bool)? {
+        keptOptions?.withLock { options in
+            options.built = true
+            return (options.caching, options.mayBeNil)
+        }
+    }
+}
+
+/// Whether `value`, of a type `mayBeNil` said is an `Optional`, is `nil`.
+func isNil<T>(_ value: T) -> Bool {
+    (value as? any OptionalProtocol)?.isNil ?? false
+}
+
+extension DependencyStore {
+    /// `buildOnce` for a registration with a cache policy: under the slot's gate, the instance
+    /// kept for these arguments unless it has expired, else a new one, kept. What expired, and what
+    /// a limit evicted, is closed after the gate is left, as a reset closes it: its close may
+    /// resolve the registration again.
+    func buildCached<T>(
+        _ registration: Registration<T>,
+        policy: CachePolicy,
+        mayBeNil: Bool,
+        in slot: InstanceSlot,
+        arguments: GivenArguments,
+        on stack: ResolutionStack,
+        requester: Requester,
+        stage: (some ResolveStage).Type
+    ) throws(ResolutionError) -> T {
+        let key = policy.perArgument ? Self.cacheKey(of: arguments, for: registration) : []
+        let clock = policy.lifetime == nil ? nil : cacheClock()
+        if let refusal = slot.gate.enter(on: stack, waitingFor: .instance(registration, store: self)) {
+            switch refusal {
+            case .cycle(let waiters):
+                throw Self.crossThreadCycle(waiters, requester: requester)
+            case .heldByStoppedWorker:
+                Self.refused(refusal, resolving: T.self, name: registration.name, at: requester)
+            }
+        }
+        var expired: [DiscardedInstance] = []
+        var evicted: [DiscardedInstance] = []
+        let value: T
+        do {
+            defer { slot.gate.leave() }
+            value = try buildOrFind(
+                registration, policy: policy, key: key, clock: clock, mayBeNil: mayBeNil, in: slot,
+                arguments: arguments, on: stack, requester: requester, stage: stage, expired: &expired,
+                evicted: &evicted)
+        }
+        let label = Tracing.label(of: registration.type, name: registration.name)
+        if !expired.isEmpty {
+            close(expired.closes(), because: "the expiry of \(label) after \(policy.lifetime ?? 0) s")
+        }
+        if !evicted.isEmpty {
+            close(evicted.closes(), because: "the eviction from \(label)'s cache of \(policy.limit ?? 0)")
+        }
+        return value
+    }
+
+    /// The part of `buildCached` that runs in the gate.
+    private func buildOrFind<T>(
+        _ registration: Registration<T>,
+        policy: CachePolicy,
+        key: CacheKey,
+        clock: (any CacheClock)?,
+        mayBeNil: Bool,
+        in slot: InstanceSlot,
+        arguments: GivenArguments,
+        on stack: ResolutionStack,
+        requester: Requester,
+        stage: (some ResolveStage).Type,
+        expired: inout [DiscardedInstance],
+        evicted: inout [DiscardedInstance]
+    ) throws(ResolutionError) -> T {
+        // A clock may be the user's: read with no lock held.
+        let now = clock?.now ?? 0
+        let (found, generation) = registry.withLock { _ in
+            (
+                slot.cached?.instance(
+                    for: key, now: now, lifetime: policy.lifetime, of: registration, expired: &expired),
+                slot.generation
+            )
+        }
+        if let found { return Self.instance(found, as: T.self, lifetime: .cached) }
+        let value = stage.build(registration, in: self, arguments: arguments, on: stack)
+        // A `nil` is not kept: the next resolve asks the factory again (see Docs/Lifetimes.md).
+        if mayBeNil, isNil(value) { return value }
+        let request = CacheEntryRequest(key: key, now: now, limit: policy.limit)
+        _ = try keep(
+            value, of: registration, in: slot, builtIn: generation, finishing: nil, requester: requester,
+            caching: request)
+        evicted = request.evicted
+        return value
+    }
+
+    /// The arguments of a resolve as `registration`'s per-argument cache tells them apart: each
+    /// value as the `Hashable` type its factory declares (`cachedPerArgument()` checked that
+    /// every one is).
+    static func cacheKey(of arguments: GivenArguments, for registration: AnyRegistration) -> CacheKey {
+        guard case .some(let given) = arguments, let types = registration.argumentTypes else { return [] }
+        let values = given.count == 1 ? [given.values] : Mirror(reflecting: given.values).children.map(\.value)
+        return zip(types, values).map { type, value in (type as! any Hashable.Type).cacheKey(of: value) }
+    }
+}
+
+extension Hashable {
+    /// `value`, which casts to this type, as a per-argument cache's key.
+    fileprivate static func cacheKey(of value: Any) -> AnyHashable {
+        AnyHashable(value as! Self)
+    }
+}
