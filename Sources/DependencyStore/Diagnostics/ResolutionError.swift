@@ -91,7 +91,8 @@ public struct ResolutionError: Error, CustomStringConvertible {
             (kind, typeName, chain) = (.wrongArguments, request.requested, request.chain)
         case .completionCycle(let request, _, _):
             (kind, typeName, chain) = (.cycle, request.requested, request.chain)
-        case .factoryThrew, .resetKeepsNothing, .nonPositiveTimeout, .closingNeverRuns, .closeFailed:
+        case .factoryThrew, .resetKeepsNothing, .nonPositiveTimeout, .closingNeverRuns, .closeFailed,
+            .alternativeRefused:
             preconditionFailure("DependencyStore: not the failure of a resolve: \(diagnosis)")
         }
     }
