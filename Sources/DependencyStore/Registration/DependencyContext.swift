@@ -28,7 +28,7 @@ import Musl
 /// | ``device`` | the build targets a physical iPhone, iPad, Apple TV, Apple Watch or Vision Pro: never on macOS, Mac Catalyst or Linux |
 /// | ``debug`` | this library was compiled with `DEBUG` defined, as SwiftPM and Xcode do for a debug build |
 ///
-/// Tests set the contexts in force for the code they run with ``withActive(_:operation:)-(_,()->R)``, which
+/// Tests set the contexts in force for the code they run with ``withActive(_:operation:)``, which
 /// replaces detection for that task, without relaunching.
 public struct DependencyContext: Hashable {
     /// Which context: the argument's text for ``argument(_:)``.
@@ -78,7 +78,7 @@ public struct DependencyContext: Hashable {
 }
 
 extension DependencyContext {
-    /// Whether `context` is in force for the calling task: set by ``withActive(_:operation:)-(_,()->R)``
+    /// Whether `context` is in force for the calling task: set by ``withActive(_:operation:)``
     /// around it, or else detected.
     ///
     /// ```swift
@@ -94,7 +94,7 @@ extension DependencyContext {
     }
 
     /// The contexts in force for the calling task: those set by
-    /// ``withActive(_:operation:)-(_,()->R)`` around it, or else the ones detected for the process.
+    /// ``withActive(_:operation:)`` around it, or else the ones detected for the process.
     /// An argument is listed when it is an ``argument(_:)`` context; the process's other arguments
     /// are in force as such too, but not listed.
     ///
@@ -140,7 +140,7 @@ extension DependencyContext {
     }
 
     /// Runs asynchronous `operation` with exactly `contexts` in force, across its suspension points
-    /// and in the child tasks it creates: the async form of ``withActive(_:operation:)-(_,()->R)``.
+    /// and in the child tasks it creates: the async form of ``withActive(_:operation:)``.
     ///
     /// ```swift
     /// @Test func previewsTheFeed() async {

@@ -61,13 +61,13 @@ class AnyRegistration {
             if case .contribution = self { true } else { false }
         }
 
-        /// Whether a lookup by its type and name finds it: `.registration`, or `.contextual`
-        /// except an alternative that `verify()` builds on its own.
-        var isFoundByTypeAndName: Bool {
+        /// Whether a lookup by its type and name finds it: all but an element of a collection and
+        /// an alternative that `verify()` builds on its own.
+        var isLookedUp: Bool {
             switch self {
-            case .registration: true
+            case .registration, .forward: true
             case .contextual(let choices): choices.verified?.isInForce ?? true
-            case .contribution, .forward: false
+            case .contribution: false
             }
         }
 
@@ -274,7 +274,7 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
             _ = store.resolveContribution(self, requester: .call(location))
             return
         }
-        if !role.isFoundByTypeAndName {
+        if !role.isLookedUp {
             // An alternative not in force: built as itself, since no lookup finds it.
             _ = store.resolveAlternative(self, requester: .call(location))
             return
