@@ -8,5 +8,5 @@ struct MockNetworking: Networking {}
 struct StubNetworking: Networking {}
 struct PreviewNetworking: Networking {}
 
-final class Onboarding { func reset() {} }
+final class Onboarding: Sendable { func reset() {} }
 let onboarding = Onboarding()
