@@ -57,6 +57,9 @@ public struct DependencyContext: Hashable {
     /// When the process was launched with `argument`, as a UI test passes it:
     /// `app.launchArguments = ["-mock-network"]`.
     ///
+    /// The argument is matched exactly, as one whole launch argument. It need not start with `-`
+    /// (a launch argument is whatever the launch passes); an empty one makes `on(_:_:)` trap.
+    ///
     /// - Parameter argument: The launch argument, exactly as passed: `"-mock-network"`.
     /// - Returns: The context.
     public static func argument(_ argument: String) -> Self {
