@@ -321,6 +321,28 @@ private final class NewsFeed {
         #expect(builds.value == 8 * 4 * resolves)
     }
 
+    @Test func alternativesAddedOnManyThreadsAtOnceAreAllKept() {
+        for _ in 0..<20 {
+            let log = CloseLog()
+            let store = DependencyStore()
+            let entry = store.register(Transport.self, scope: .singleton) { _ in
+                ClosableTransport("live", log: log)
+            }
+            onManyThreads(threads: 8) { _, thread in
+                // Resolves race the replacements: each gets the default or an alternative.
+                _ = DependencyContext.withActive([]) { store.resolve(Transport.self) }
+                entry.on(.argument("-\(thread)")) { _ in ClosableTransport("\(thread)", log: log) }
+            }
+            let contexts = store.registrations.first?.contexts ?? []
+            #expect(Set(contexts) == Set((0..<8).map { DependencyContext.argument("-\($0)") }))
+            DependencyContext.withActive([.argument("-5")]) {
+                #expect(store.resolve(Transport.self).kind == "5")
+            }
+            // Every instance the replaced registrations kept was closed, once.
+            #expect(log.names.allSatisfy { $0 == "live" })
+        }
+    }
+
     // MARK: - What `on` refuses
 
     @Test func aSecondAlternativeForTheSameContextTrapsNamingBoth() async throws {
