@@ -11,6 +11,8 @@
 /// without it. An instance whose type adopts ``Closable`` or ``AsyncClosable`` is closed without it.
 public struct RegistrationEntry<T> {
     let registration: Registration<T>
+    /// The store it was registered in: where `on(_:_:)` puts the registration with an alternative.
+    let store: DependencyStore
 
     /// Says how the store closes each instance of this registration that it keeps, when it lets go
     /// of it: for a type you cannot make ``Closable``, or to close it another way.

@@ -124,7 +124,7 @@ extension DependencyStore {
             closeReplaced(replaced, discarded: discarded)
         }
         // The replaced element, and the instance it kept, are released here, with no lock held.
-        return RegistrationEntry(registration: contribution)
+        return RegistrationEntry(registration: contribution, store: self)
     }
 
     /// The elements of the collection of `type` as this store sees them, each with the store

@@ -39,7 +39,8 @@ struct Decorator {
         switch (target, registration.role) {
         case (_, .forward): false
         case (.every, _): true
-        case (.registration(let name), .registration): registration.name == name
+        case (.registration(let name), .registration), (.registration(let name), .contextual):
+            registration.name == name
         case (.registration, .contribution): false
         }
     }

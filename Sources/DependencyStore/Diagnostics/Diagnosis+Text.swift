@@ -226,6 +226,57 @@ extension Diagnosis {
                 "  To fix: reset the type and name that were registered, as a resolve asks for them; a store resets only",
                 "  what it or its parents register.",
             ]
+        case .alternativeRefused(let registration, let context, let reason, let registeredAt, let calledAt):
+            let (what, fix): (String, [String]) =
+                switch reason {
+                case .emptyArgument:
+                    (
+                        "an empty launch argument never tells one launch from another",
+                        ["the argument exactly as the launch passes it, such as .argument(\"-mock-network\")"]
+                    )
+                case .contribution:
+                    (
+                        "it is an element contributed to a collection, which takes no alternatives",
+                        [
+                            "contribute the element only in that context:",
+                            "  if DependencyContext.isActive(\(context)) { store.contribute(...) }",
+                        ]
+                    )
+                case .takesArguments(let types):
+                    (
+                        "its factory takes arguments (\(types.joined(separator: ", "))), and an alternative takes none",
+                        [
+                            "choose inside the factory, which has the arguments:",
+                            "  { store, ... in DependencyContext.isActive(\(context)) ? ... : ... }",
+                        ]
+                    )
+                case .isolated(let onMainActor):
+                    (
+                        "its factory \(onMainActor ? "runs on the main actor" : "is async"), and an alternative is a plain factory",
+                        [
+                            "choose inside the factory:",
+                            "  { store in DependencyContext.isActive(\(context)) ? ... : ... }",
+                        ]
+                    )
+                case .duplicate(let earlier):
+                    (
+                        "it has an alternative for \(context) already, given at \(earlier)",
+                        ["keep one of the two on(\(context)) calls"]
+                    )
+                case .noLongerRegistered:
+                    (
+                        "the store no longer holds this registration: it was replaced, unregistered or unloaded since",
+                        ["call on(_:_:) on the entry the registration in force returned, chained on its register"]
+                    )
+                }
+            return [
+                "DependencyStore: on(\(context)) on '\(registration)' cannot add the alternative: \(what).",
+                "",
+                "  Called at: \(calledAt)",
+                "  Registered at: \(registeredAt)",
+                "",
+                "  To fix: " + fix[0],
+            ] + fix.dropFirst().map { "  " + $0 }
         case .closingNeverRuns(let registration, let scope, let registeredAt, let calledAt):
             let owner =
                 scope == .weak

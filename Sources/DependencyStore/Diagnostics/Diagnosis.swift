@@ -79,6 +79,27 @@ indirect enum Diagnosis: Sendable {
     case resetOneNotRegistered(
         call: String, type: String, calledAt: SourceLocation, store: String, registeredNames: [String?],
         closeMatches: [CloseMatch])
+    /// `on(context)`, called at `calledAt`, on the registration labelled `registration`, made at
+    /// `registeredAt`, which cannot take that alternative, for `reason`.
+    case alternativeRefused(
+        String, context: DependencyContext, reason: AlternativeRefusal, registeredAt: SourceLocation,
+        calledAt: SourceLocation)
+
+    /// Why `on(_:_:)` refused an alternative.
+    enum AlternativeRefusal {
+        /// `.argument("")`: no launch argument is empty.
+        case emptyArgument
+        /// The entry is a contribution's (`contribute`), an element of a collection.
+        case contribution
+        /// The registration's factory takes arguments (their types).
+        case takesArguments([String])
+        /// Its factory runs on the main actor, or is `async`.
+        case isolated(onMainActor: Bool)
+        /// The registration has an alternative for the same context, given at `earlier`.
+        case duplicate(earlier: SourceLocation)
+        /// The store no longer holds the registration: replaced, unregistered or unloaded since.
+        case noLongerRegistered
+    }
     /// The close of `instance` (a label), registered at `registeredAt`, which `store` let go of
     /// because of `trigger`, threw `error` (as it prints), or had not ended when the deadline of
     /// a shutdown with the timeout `missedDeadline` passed.

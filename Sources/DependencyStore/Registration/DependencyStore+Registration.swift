@@ -204,7 +204,8 @@ extension DependencyStore {
     /// (see above for why `kind` is passed).
     @usableFromInline
     func add<T>(_ value: T, as kind: Registration<T>.Type, name: String?, fileID: StaticString, line: UInt) {
-        add(
+        // No entry: `provide` returns none, so it does not retain the store for one.
+        insert(
             kind.init(
                 name: name,
                 scope: .unique,
@@ -240,6 +241,13 @@ extension DependencyStore {
 
     @discardableResult
     func add<T>(_ registration: Registration<T>) -> RegistrationEntry<T> {
+        insert(registration)
+        return RegistrationEntry(registration: registration, store: self)
+    }
+
+    /// Puts `registration` in this store's registry, in place of one of the same type and name,
+    /// whose instances are let go of and closed.
+    func insert<T>(_ registration: Registration<T>) {
         var discarded: [DiscardedInstance] = []
         let (replaced, shadowing) = registry.withLock { registry in
             let replaced = registry[ObjectIdentifier(T.self), registration.name]
@@ -262,16 +270,17 @@ extension DependencyStore {
         }
         // The replaced registration, and the instance it kept, are released here, with the lock
         // dropped: an instance's deinit may resolve from this store.
-        return RegistrationEntry(registration: registration)
     }
 
     /// Makes the stores layered over this one forget what they built from `replaced`, and closes
     /// what they and this store (`discarded`) kept of it, with no lock held.
-    func closeReplaced(_ replaced: AnyRegistration, discarded: [DiscardedInstance]) {
+    func closeReplaced(
+        _ replaced: AnyRegistration, discarded: [DiscardedInstance], by cause: String = "a new registration"
+    ) {
         var discards = Discards()
         discards.add(discarded, of: core)
         core.forgetInDescendants([replaced], into: &discards)
-        let trigger = "a new registration of \(Tracing.label(of: replaced.type, name: replaced.name))"
+        let trigger = "\(cause) of \(Tracing.label(of: replaced.type, name: replaced.name))"
         close(discards.closes(), because: trigger)
     }
 

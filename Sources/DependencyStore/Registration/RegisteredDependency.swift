@@ -49,6 +49,12 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
     /// Whether it is a value given with ``DependencyStore/provide(_:for:name:fileID:line:)``,
     /// handed out as is, rather than a factory's.
     public let isProvidedValue: Bool
+    /// The contexts it has alternative factories for
+    /// (``RegistrationEntry/on(_:fileID:line:_:)``), in the order they were given; empty for none.
+    public let contexts: [DependencyContext]
+    /// The context whose alternative a build would run now, in the contexts in force for the task
+    /// that listed it; `nil` when its own factory would (or it has no alternatives).
+    public let contextInForce: DependencyContext?
 
     init(_ registration: AnyRegistration, keptInstances: Int, inheritedFrom: String?) {
         type = Diagnostics.shortName(of: registration.type)
@@ -61,8 +67,10 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
         hasKeptInstance = keptInstances > 0
         self.keptInstances = keptInstances
         self.inheritedFrom = inheritedFrom
+        contexts = registration.role.contextChoices?.alternatives.map(\.context) ?? []
+        contextInForce = registration.role.contextChoices?.contextInForce
         switch registration.role {
-        case .registration:
+        case .registration, .contextual:
             isContribution = false
             forwardsTo = nil
         case .contribution:
@@ -79,7 +87,8 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
 
     /// `Greeting (named "formal"), .unique, arguments (String, Int), registered at
     /// App/Wiring.swift:12, instance kept, from the root store` (and `on the main actor` or
-    /// `async` after the scope): the parts that apply.
+    /// `async` after the scope), and for one with alternatives `alternatives on .test, .preview
+    /// (.test in force)`: the parts that apply.
     public var description: String {
         var parts = [name.map { "\(type) (named \"\($0)\")" } ?? type]
         if isContribution { parts[0] = "element of [\(type)]" + (name.map { " named \"\($0)\"" } ?? "") }
@@ -96,6 +105,10 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
         let verb = isContribution ? "contributed" : isProvidedValue ? "provided" : "registered"
         parts.append("\(verb) at \(registeredAt)")
         if let assembly { parts.append("by \(assembly)") }
+        if !contexts.isEmpty {
+            let inForce = contextInForce.map { "\($0) in force" } ?? "the default in force"
+            parts.append("alternatives on \(contexts.map(\.description).joined(separator: ", ")) (\(inForce))")
+        }
         if keptInstances > 1 {
             parts.append("\(keptInstances) instances kept")
         } else if hasKeptInstance {

@@ -52,10 +52,28 @@ class AnyRegistration {
         case contribution
         /// Resolves another registration and hands its instance out as this type: `forward`.
         case forward(to: Any.Type, name: String?)
+        /// Resolved by its type and name, as `.registration`, with alternative factories for
+        /// contexts (`on(_:_:)`): its `build` chooses one at each build.
+        case contextual(ContextChoices)
 
         /// Whether the registration is an element of a collection, which no resolve by type finds.
         var isContribution: Bool {
             if case .contribution = self { true } else { false }
+        }
+
+        /// Whether a lookup by its type and name finds it: all but an element of a collection and
+        /// an alternative that `verify()` builds on its own.
+        var isLookedUp: Bool {
+            switch self {
+            case .registration, .forward: true
+            case .contextual(let choices): choices.verified?.isInForce ?? true
+            case .contribution: false
+            }
+        }
+
+        /// The alternatives, for a registration that has them.
+        var contextChoices: ContextChoices? {
+            if case .contextual(let choices) = self { choices } else { nil }
         }
     }
 
@@ -187,7 +205,42 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         )
     }
 
+    /// The same registration with alternatives `choices` and `build`, sharing what its entry's
+    /// modifiers said (`keptOptions`: `closing { }`, the caching ones; unless given its own) and
+    /// made with a slot of its own: what `on(_:_:)` puts
+    /// in its place, and the copies `verify()` builds alternatives in.
+    init(
+        _ base: Registration<T>, choices: ContextFactories<T>, build: @escaping (DependencyStore, GivenArguments) -> T,
+        keptOptions: Lock<KeptOptions<T>>?? = nil
+    ) {
+        self.build = build
+        buildAsync = base.buildAsync
+        self.keptOptions = keptOptions ?? base.keptOptions
+        super.init(
+            type: T.self,
+            name: base.name,
+            scope: base.scope,
+            location: base.location,
+            argumentTypes: base.argumentTypes,
+            acceptsArguments: base.acceptsArguments,
+            isolation: base.isolation,
+            role: .contextual(choices),
+            assembly: base.assembly,
+            isProvided: base.isProvided
+        )
+    }
+
     func copyForVerification() -> AnyRegistration {
+        if case .contextual(let choices) = role {
+            // The alternative in force for the caller of `verify()` (its workers' threads see no
+            // `withActive`): what the copy's lookups find. `alternativesForVerification` adds the
+            // others. The copy's options are its own: how it closes and caches, as this one does.
+            let factories = choices as! ContextFactories<T>
+            let inForce = factories.chosen(in: DependencyContext.active)
+            return Registration(
+                self, choices: factories.verifying(inForce, isInForce: true), build: factories.build(inForce),
+                keptOptions: .some(keptOptions.map { Lock($0.withLock { $0 }) }))
+        }
         let copy = Registration(
             name: name,
             scope: scope,
@@ -209,6 +262,18 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         return copy
     }
 
+    func alternativesForVerification() -> [AnyRegistration] {
+        guard case .contextual(let choices) = role, let verified = choices.verified, verified.isInForce else {
+            return []
+        }
+        let factories = choices as! ContextFactories<T>
+        let others = ([nil] + factories.alternatives.indices.map { $0 }).filter { $0 != verified.alternative }
+        return others.map { alternative in
+            Registration(
+                self, choices: factories.verifying(alternative, isInForce: false), build: factories.build(alternative))
+        }
+    }
+
     override func closeAction(for kept: AnyObject) -> CloseAction? {
         makeCloseAction(for: kept)
     }
@@ -217,6 +282,11 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         if role.isContribution {
             // Not reachable by type and name: resolved as the element it is.
             _ = store.resolveContribution(self, requester: .call(location))
+            return
+        }
+        if !role.isLookedUp {
+            // An alternative not in force: built as itself, since no lookup finds it.
+            _ = store.resolveAlternative(self, requester: .call(location))
             return
         }
         _ = store.resolve(T.self, name: name, arguments: arguments, requester: .call(location))
@@ -238,6 +308,11 @@ extension AnyRegistration: @unchecked Sendable {}
 protocol VerifiableRegistration: AnyRegistration {
     /// The same registration with a slot of its own, for the copy `verify()` builds in.
     func copyForVerification() -> AnyRegistration
+    /// For the copy of a registration with alternatives that the verification copy's registry
+    /// holds (the alternative in force): a copy of each other alternative (and of the default
+    /// factory, when an alternative is in force), with a slot of its own, which `verify()` builds
+    /// as a root of its own. Empty for any other registration.
+    func alternativesForVerification() -> [AnyRegistration]
     /// Resolves this registration in `store` (a verification copy), discarding the instance.
     func resolveForVerification(in store: DependencyStore, arguments: GivenArguments)
     /// Resolves this `async` registration in `store` with `resolveAsync`, discarding the instance.

@@ -317,7 +317,7 @@ extension DependencyStore {
     /// Marks a registration of `store` or one of its ancestors (one with a slot, resolved by type)
     /// as depending on values of stores layered over its owner: they build their own from now on.
     private static func markDependsOnLayeredValues(_ registration: AnyRegistration, resolvedIn store: DependencyStore) {
-        guard let slot = registration.slot, case .registration = registration.role else { return }
+        guard let slot = registration.slot, registration.role.isLookedUp, !registration.isForward else { return }
         let key = ObjectIdentifier(registration.type)
         for candidate in sequence(first: store, next: \.parent) {
             let marked = candidate.registry.withLock { registry in

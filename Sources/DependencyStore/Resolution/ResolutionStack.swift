@@ -242,9 +242,10 @@ final class ResolutionStack {
     @inline(never)
     private func beganChainAfterALookUp(of registration: AnyRegistration, in store: DependencyStore) -> Bool {
         // An element of a collection is not looked up by type (its collection drops one removed
-        // since it was listed: see `resolveContributions`). Still there now, with the chain
-        // published: a removal of it from now on comes after the chain began.
-        guard lookupRetries < 8, !registration.role.isContribution, !store.stillResolves(to: registration) else {
+        // since it was listed: see `resolveContributions`), nor is an alternative `verify()`
+        // builds on its own. Still there now, with the chain published: a removal of it from now
+        // on comes after the chain began.
+        guard lookupRetries < 8, registration.role.isLookedUp, !store.stillResolves(to: registration) else {
             return true
         }
         endChain()

@@ -29,6 +29,11 @@ public struct DependencyGraph: Sendable {
         /// Whether it is an element contributed to the collection of ``type``.
         public let isContribution: Bool
 
+        /// For a registration with alternatives for contexts, which factory this node built when
+        /// it is not the registration's own in force: `on .test`, or `default` for its own
+        /// factory, built though an alternative is in force. `nil` otherwise.
+        public var alternative: String? = nil
+
         /// Whether a registration exists for the node.
         public var isRegistered: Bool { scope != nil }
 
@@ -40,13 +45,15 @@ public struct DependencyGraph: Sendable {
             if case .perRequest = key { true } else { false }
         }
 
-        /// `PriceFetching`, `Greeting (named "formal")`, or for an element of a collection,
-        /// `[AnalyticsSink] element "file"` or `[AnalyticsSink] element at App/Analytics.swift:9`.
+        /// `PriceFetching`, `Greeting (named "formal")`, `Networking (on .test)`, or for an element
+        /// of a collection, `[AnalyticsSink] element "file"` or
+        /// `[AnalyticsSink] element at App/Analytics.swift:9`.
         public var description: String {
             if isContribution {
                 return "[\(type)] element " + (name.map { "\"\($0)\"" } ?? "at \(registeredAt ?? "?")")
             }
-            return name.map { "\(type) (named \"\($0)\")" } ?? type
+            let label = name.map { "\(type) (named \"\($0)\")" } ?? type
+            return alternative.map { "\(label) (\($0))" } ?? label
         }
 
         /// The description with the scope: `Presenter (.singleton)`, `RequestID (per request)`.

@@ -258,6 +258,11 @@ private struct VerificationPlan {
     var unusedSamples: [String] = []
     /// Not built: main-actor and `async` registrations, unless `isolated`.
     var skippedForIsolation: [AnyRegistration] = []
+    /// The registrations with alternatives for contexts (their copies with the one in force).
+    var withAlternatives: [AnyRegistration] = []
+    /// How many of `roots` are alternatives not in force, which the count of registrations
+    /// checked leaves out.
+    var alternativeCount = 0
 
     init(
         of store: DependencyStore, sampleArguments: [SampleArguments], timeout: Double, captives: CaptiveRule,
@@ -279,9 +284,14 @@ private struct VerificationPlan {
         }
         .sorted { $0.0.lexicographicallyPrecedes($1.0) }
         .map(\.1)
+        withAlternatives = registrations.filter { $0.role.contextChoices != nil }
 
         var usedSamples = Set<Int>()
-        for registration in registrations {
+        // Each alternative not in force, right after its registration, as a root of its own: a
+        // dependency it misses is a problem even where another is in force.
+        let builds = registrations.flatMap { [$0] + $0.verifiable.alternativesForVerification() }
+        alternativeCount = builds.count - registrations.count
+        for registration in builds {
             if registration.isolation == .async, isolated {
                 asyncRoots.append(registration)
             } else if registration.isolation != .none, !isolated {
@@ -303,7 +313,8 @@ private struct VerificationPlan {
     func report(of store: DependencyStore, overrides: OverrideRule) -> VerificationReport {
         let report = verifier.report(
             store: store, skipped: skipped, isolated: skippedForIsolation,
-            verifiedCount: roots.count + asyncRoots.count)
+            verifiedCount: roots.count + asyncRoots.count - alternativeCount,
+            withAlternatives: withAlternatives)
         var found = store.requirementsAndOverrides(metIn: copy, perRequest: verifier.perRequest, rule: overrides)
         found.problems += DependencyStore.perRequestConflicts(verifier.perRequest)
         found.problems += unusedSamples.map(VerificationProblem.unusedSample)

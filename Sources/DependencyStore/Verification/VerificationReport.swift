@@ -36,6 +36,11 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// this store and its parents, in the order it happened: where an accidental override shows.
     /// With ``OverrideRule/forbidden``, each is also a problem.
     public let overrides: [Override]
+    /// The registrations with alternatives for contexts
+    /// (``RegistrationEntry/on(_:fileID:line:_:)``), each with the one in force for the task that
+    /// called `verify()` (``RegisteredDependency/contextInForce``): what the others resolve.
+    /// Verification builds every alternative, and its own factory, each as a root of its own.
+    public let alternatives: [RegisteredDependency]
 
     /// A registration that replaced an earlier one of the same store, with both places.
     ///
@@ -96,9 +101,11 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
         skipped: [DependencyGraph.Node],
         skippedForIsolation: [(node: DependencyGraph.Node, reason: String)],
         graph: DependencyGraph,
-        overrides: [Override] = []
+        overrides: [Override] = [],
+        alternatives: [RegisteredDependency] = []
     ) {
         self.overrides = overrides
+        self.alternatives = alternatives
         self.storeDescription = storeDescription
         self.verifiedCount = verifiedCount
         self.problems = problems
@@ -119,7 +126,8 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             skipped: skipped,
             skippedForIsolation: isolationSkips,
             graph: graph,
-            overrides: found.overrides
+            overrides: found.overrides,
+            alternatives: alternatives
         )
     }
 
@@ -151,6 +159,15 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
                 "Replaced by a later registration of the same store (verify(overrides: .forbidden) makes each a problem):"
             )
             lines += listedOverrides.map { "- \($0)" }
+        }
+        if !alternatives.isEmpty {
+            lines.append("Alternatives for contexts (each was built; the one in force is what the others resolve):")
+            lines += alternatives.map { entry in
+                let label = entry.name.map { "\(entry.type) (named \"\($0)\")" } ?? entry.type
+                let inForce = entry.contextInForce.map { "\($0) in force" } ?? "the default in force"
+                let all = entry.contexts.map(\.description).joined(separator: ", ")
+                return "- \(label), registered at \(entry.registeredAt): \(inForce), of \(all)"
+            }
         }
         if !isolationSkips.isEmpty {
             lines.append(

@@ -128,9 +128,10 @@ final class Verifier {
     }
 
     /// The graph, the problems and the skipped registrations, once `run` has returned.
-    func report(store: DependencyStore, skipped: [AnyRegistration], isolated: [AnyRegistration], verifiedCount: Int)
-        -> VerificationReport
-    {
+    func report(
+        store: DependencyStore, skipped: [AnyRegistration], isolated: [AnyRegistration], verifiedCount: Int,
+        withAlternatives: [AnyRegistration]
+    ) -> VerificationReport {
         state.withLock { state in
             // A build still running past its timeout adds nothing from now on.
             state.finished = true
@@ -158,7 +159,10 @@ final class Verifier {
                 problems: problems,
                 skipped: skippedNodes,
                 skippedForIsolation: skippedForIsolation,
-                graph: graph
+                graph: graph,
+                alternatives: withAlternatives.map {
+                    RegisteredDependency($0, keptInstances: 0, inheritedFrom: nil)
+                }
             )
         }
     }
@@ -439,11 +443,21 @@ final class Verifier {
             name: entry.name,
             scope: entry.scope,
             registeredAt: entry.registeredAt,
-            isContribution: entry.isContribution
+            isContribution: entry.isContribution,
+            alternative: Self.alternative(builtBy: registration)
         )
         state.nodes[key] = node
         state.nodeOrder.append(key)
         return node
+    }
+
+    /// What a node says of the factory a verification copy of a registration with alternatives
+    /// builds: `on .test`, `default` for its own factory when an alternative is in force, or
+    /// `nil` for its own factory in force (and any other registration).
+    private static func alternative(builtBy registration: AnyRegistration) -> String? {
+        guard let choices = registration.role.contextChoices, let verified = choices.verified else { return nil }
+        if let index = verified.alternative { return "on \(choices.alternatives[index].context)" }
+        return verified.isInForce ? nil : "default"
     }
 
     private func perRequestNode(_ type: Any.Type, name: String?, in state: inout State) -> DependencyGraph.Node {

@@ -1,0 +1,6 @@
+// The app types whose registration carries alternatives for contexts.
+protocol Networking {}
+struct URLSessionNetworking: Networking {}
+struct MockNetworking: Networking {}
+struct StubNetworking: Networking {}
+struct PreviewNetworking: Networking {}
