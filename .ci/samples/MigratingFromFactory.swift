@@ -41,3 +41,7 @@ final class OrderDetail {
     let id: Int
     init(id: Int, client: AccountLoading) { self.id = id }
 }
+
+final class AccessToken: Sendable {
+    static func fetch() -> AccessToken { AccessToken() }
+}
