@@ -15,12 +15,6 @@ private final class Child: @unchecked Sendable {
     weak var parent: Parent?
 }
 
-/// Busy work, as a factory that does real work spends it.
-private func spin(microseconds: Int) {
-    let end = DispatchTime.now().uptimeNanoseconds + UInt64(microseconds) * 1_000
-    while DispatchTime.now().uptimeNanoseconds < end {}
-}
-
 private func registerFamily(
     in store: DependencyStore, parent: Scope, child: Scope, parents: Counter? = nil, children: Counter? = nil
 ) {

@@ -12,12 +12,6 @@ final class ExpiringToken: Closable, Sendable {
     func close() { closes.increment() }
 }
 
-/// Busy work of about `microseconds`, as a factory that does real work spends it.
-private func spin(microseconds: Int) {
-    let end = DispatchTime.now().uptimeNanoseconds + UInt64(microseconds) * 1_000
-    while DispatchTime.now().uptimeNanoseconds < end {}
-}
-
 @Suite struct ExpiryTests {
     @Test func anExpiredTokenIsRebuiltAndTheOldOneClosed() {
         let clock = ManualCacheClock()

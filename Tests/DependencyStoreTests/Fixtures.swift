@@ -183,3 +183,10 @@ func thrownError<E: Error, R>(
     Issue.record("expected an error of type \(E.self), but nothing was thrown", sourceLocation: sourceLocation)
     return nil
 }
+
+/// Busy work of about `microseconds`, as a factory that does real work spends it: what stress tests
+/// give their factories, so that threads overlap inside them.
+func spin(microseconds: Int) {
+    let end = DispatchTime.now().uptimeNanoseconds + UInt64(microseconds) * 1_000
+    while DispatchTime.now().uptimeNanoseconds < end {}
+}

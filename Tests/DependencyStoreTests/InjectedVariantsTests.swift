@@ -57,12 +57,6 @@ final class VariantsViewModel {
     @WeakInjected var weakly: FixedGreeting?
 }
 
-/// Busy work of about `microseconds`, as a factory that does real work spends it.
-private func spin(microseconds: Int) {
-    let end = DispatchTime.now().uptimeNanoseconds + UInt64(microseconds) * 1_000
-    while DispatchTime.now().uptimeNanoseconds < end {}
-}
-
 @Suite struct InjectedVariantsTests {
     // MARK: - $property
 

@@ -24,12 +24,6 @@ final class DocumentModel: Closable, Sendable {
 /// An argument type that is not `Hashable`.
 final class OpenPanel {}
 
-/// Busy work of about `microseconds`, as a factory that does real work spends it.
-private func spin(microseconds: Int) {
-    let end = DispatchTime.now().uptimeNanoseconds + UInt64(microseconds) * 1_000
-    while DispatchTime.now().uptimeNanoseconds < end {}
-}
-
 @Suite struct PerArgumentCacheTests {
     @Test func aCachedRegistrationKeepsOneInstancePerDistinctArgumentValue() {
         let store = DependencyStore()

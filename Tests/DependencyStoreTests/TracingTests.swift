@@ -33,12 +33,6 @@ final class ManualClock: Sendable {
     }
 }
 
-/// Busy work of about `microseconds`, as a factory that does real work spends it.
-private func spin(microseconds: Int) {
-    let end = DispatchTime.now().uptimeNanoseconds + UInt64(microseconds) * 1_000
-    while DispatchTime.now().uptimeNanoseconds < end {}
-}
-
 /// Every event an observer received, in order.
 private func recordEvents(of store: DependencyStore) -> (
     events: Recorded<[ResolveEvent]>, observation: ResolveObservation

@@ -161,14 +161,7 @@ extension DependencyStore {
     ) throws(ResolutionError) -> T {
         let key = policy.perArgument ? Self.cacheKey(of: arguments, for: registration) : []
         let clock = policy.lifetime == nil ? nil : cacheClock()
-        if let refusal = slot.gate.enter(on: stack, waitingFor: .instance(registration, store: self)) {
-            switch refusal {
-            case .cycle(let waiters):
-                throw Self.crossThreadCycle(waiters, requester: requester)
-            case .heldByStoppedWorker:
-                Self.refused(refusal, resolving: T.self, name: registration.name, at: requester)
-            }
-        }
+        try enterGate(of: slot, building: registration, as: T.self, on: stack, requester: requester)
         var expired: [DiscardedInstance] = []
         var evicted: [DiscardedInstance] = []
         let value: T

@@ -774,6 +774,24 @@ extension DependencyStore {
         instance(kept, as: type, lifetime: lifetime)
     }
 
+    /// Enters `slot`'s gate to build `registration`: waits for a build under way on another
+    /// thread, throws a cycle across threads, and traps for a gate a stopped worker holds. The
+    /// caller leaves the gate.
+    @inline(__always)
+    func enterGate<T>(
+        of slot: InstanceSlot, building registration: Registration<T>, as type: T.Type, on stack: ResolutionStack,
+        requester: Requester
+    ) throws(ResolutionError) {
+        if let refusal = slot.gate.enter(on: stack, waitingFor: .instance(registration, store: self)) {
+            switch refusal {
+            case .cycle(let waiters):
+                throw Self.crossThreadCycle(waiters, requester: requester)
+            case .heldByStoppedWorker:
+                Self.refused(refusal, resolving: T.self, name: registration.name, at: requester)
+            }
+        }
+    }
+
     /// Builds the instance of a cached scope exactly once however many threads ask at the same
     /// time: the first takes the slot's gate and builds; the others wait on the gate and take
     /// what it built.
@@ -799,14 +817,7 @@ extension DependencyStore {
                 registration, policy: policy, mayBeNil: options.mayBeNil, in: slot, arguments: arguments, on: stack,
                 requester: requester, stage: stage)
         }
-        if let refusal = slot.gate.enter(on: stack, waitingFor: .instance(registration, store: self)) {
-            switch refusal {
-            case .cycle(let waiters):
-                throw Self.crossThreadCycle(waiters, requester: requester)
-            case .heldByStoppedWorker:
-                Self.refused(refusal, resolving: T.self, name: registration.name, at: requester)
-            }
-        }
+        try enterGate(of: slot, building: registration, as: T.self, on: stack, requester: requester)
         defer { slot.gate.leave() }
         let (kept, generation) = registry.withLock { _ in (slot.kept, slot.generation) }
         if let kept { return Self.instance(kept, as: T.self, lifetime: registration.lifetime) }
