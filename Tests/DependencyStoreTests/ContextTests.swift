@@ -345,6 +345,25 @@ private final class NewsFeed {
 
     // MARK: - What `on` refuses
 
+    /// `on` after a build lets go of what was kept, so a caching modifier chained after it applies
+    /// as it would before the first build.
+    @Test func aCachingModifierChainedAfterAnOnThatFollowedABuildApplies() {
+        let clock = ManualCacheClock()
+        let store = DependencyStore()
+        store.useCacheClock(clock)
+        let entry = store.register(Counted.self, scope: .singleton) { _ in Counted(0) }
+        _ = store.resolve(Counted.self)
+        entry.on(.argument("-stub")) { _ in Counted(1) }.expiring(after: 5)
+
+        DependencyContext.withActive([.argument("-stub")]) {
+            let first = store.resolve(Counted.self)
+            #expect(first.number == 1)
+            clock.advance(by: 5)
+            #expect(store.resolve(Counted.self) !== first)
+        }
+    }
+
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test func aSecondAlternativeForTheSameContextTrapsNamingBoth() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -408,4 +427,5 @@ private final class NewsFeed {
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("the store no longer holds this registration"))
     }
+    #endif
 }

@@ -12,6 +12,18 @@ final class ExpiringToken: Closable, Sendable {
     func close() { closes.increment() }
 }
 
+/// A singleton that keeps the token it was built with: a captive of an expiring token.
+private final class TokenUser: Sendable {
+    let token: ExpiringToken
+    init(token: ExpiringToken) { self.token = token }
+}
+
+/// A singleton that asks for the token each time: no captive.
+private final class TokenAsker: Sendable {
+    let tokens: Provider<ExpiringToken>
+    init(tokens: Provider<ExpiringToken>) { self.tokens = tokens }
+}
+
 @Suite struct ExpiryTests {
     @Test func anExpiredTokenIsRebuiltAndTheOldOneClosed() {
         let clock = ManualCacheClock()
@@ -133,6 +145,67 @@ final class ExpiringToken: Closable, Sendable {
         #expect(store.resolve(ExpiringToken.self) === store.resolve(ExpiringToken.self))
     }
 
+    @Test func expiryIsTimedFromTheKeepNotFromBeforeTheBuild() {
+        let clock = ManualCacheClock()
+        let store = DependencyStore()
+        store.useCacheClock(clock)
+        store.register(ExpiringToken.self, scope: .singleton) { _ in
+            clock.advance(by: 10)  // a fetch that takes as long as the token is good for
+            return ExpiringToken(0)
+        }
+        .expiring(after: 10)
+
+        let token = store.resolve(ExpiringToken.self)
+        clock.advance(by: 9)
+        #expect(store.resolve(ExpiringToken.self) === token, "good for its whole lifetime after the fetch")
+    }
+
+    @Test func aFactoryThatHandsOutTheSameObjectAgainDoesNotHaveItClosedAtItsExpiry() {
+        let clock = ManualCacheClock()
+        let store = DependencyStore()
+        store.useCacheClock(clock)
+        let shared = ExpiringToken(7)
+        store.register(shared, for: ExpiringToken.self, scope: .singleton).expiring(after: 1)
+
+        _ = store.resolve(ExpiringToken.self)
+        clock.advance(by: 1)
+        #expect(store.resolve(ExpiringToken.self) === shared)
+        #expect(shared.closes.value == 0, "it is handed out again, so it was not let go of")
+        #expect(store.reset(.singleton) == 1)
+        #expect(shared.closes.value == 1, "a reset still closes it, as it does any kept instance")
+    }
+
+    @Test func installingAnotherClockExpiresWhatTheOldOneTimed() {
+        let store = DependencyStore()
+        store.register(ExpiringToken.self, scope: .singleton) { _ in ExpiringToken(0) }.expiring(after: 300)
+        let timedBySystem = store.resolve(ExpiringToken.self)
+
+        let clock = ManualCacheClock()
+        store.useCacheClock(clock)
+        let timedByTest = store.resolve(ExpiringToken.self)
+        #expect(timedByTest !== timedBySystem, "its age cannot be told on the new clock")
+        #expect(timedBySystem.closes.value == 1)
+        clock.advance(by: 300)
+        #expect(store.resolve(ExpiringToken.self) !== timedByTest, "and the new clock decides from then on")
+    }
+
+    @Test func verifyReportsASingletonThatKeepsAnExpiringInstance() {
+        let store = DependencyStore()
+        store.register(ExpiringToken.self, scope: .singleton) { _ in ExpiringToken(0) }.expiring(after: 300)
+        store.register(TokenUser.self, scope: .singleton) { store in TokenUser(token: store.resolve()) }
+        store.register(TokenAsker.self, scope: .singleton) { store in TokenAsker(tokens: store.resolve()) }
+
+        let report = store.verify()
+        let captives = report.problems.filter { $0.kind == .captive }
+        #expect(captives.count == 1)
+        #expect(
+            captives.first?.description.contains(
+                "TokenUser (.singleton) holds ExpiringToken (.singleton, expiring after 300.0 s), so it keeps using that instance after its expiry"
+            ) == true, "\(captives)")
+        #expect(captives.first?.description.contains("inject a Provider<ExpiringToken>") == true)
+    }
+
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test func expiringAUniqueRegistrationTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -188,4 +261,19 @@ final class ExpiringToken: Closable, Sendable {
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("its factory runs on the main actor"))
     }
+    @Test func expiringOnTheEntryOfARegistrationReplacedSinceTraps() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                endTheProcessIfItHangs()
+                let store = DependencyStore()
+                let first = store.register(ExpiringToken.self, scope: .singleton) { _ in ExpiringToken(0) }
+                store.register(ExpiringToken.self, scope: .singleton) { _ in ExpiringToken(1) }
+                first.expiring(after: 1)
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("the store no longer holds this registration"))
+        #expect(stderr.contains("To fix: call expiring(after: 1.0) on the entry the registration in force returned"))
+    }
+    #endif
 }

@@ -73,6 +73,7 @@ final class ProfileCache: Closable, Sendable {
         #expect(token.closes.value == 1)
     }
 
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test func aTypeNotRegisteredTrapsWithTheCloseMatches() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -104,6 +105,7 @@ final class ProfileCache: Closable, Sendable {
                 "reset of 'DependencyStoreTests.RevokedToken' has nothing to discard: a .graph instance is never kept in a store."
             ))
     }
+    #endif
 }
 
 @Suite struct NilResultTests {

@@ -448,3 +448,31 @@ struct GraphPictureTests {
         #expect(!report.problems.contains { $0.kind != .unusedSample }, "the formal greeting was built")
     }
 }
+
+/// A `Provider` resolves at each call and keeps nothing, so whoever holds one is no captive of
+/// what it resolves, under either rule.
+@Suite struct ProviderCaptiveTests {
+    private final class SessionThing {}
+
+    private final class KeepsAProvider {
+        let sessions: Provider<SessionThing>
+        init(sessions: Provider<SessionThing>) { self.sessions = sessions }
+    }
+
+    private final class KeepsTheInstance {
+        let session: SessionThing
+        init(session: SessionThing) { self.session = session }
+    }
+
+    @Test func aSingletonHoldingAProviderOfAScopedServiceIsNoCaptive() {
+        let store = DependencyStore()
+        store.register(SessionThing.self, scope: Scope("session")) { _ in SessionThing() }
+        store.register(KeepsAProvider.self, scope: .singleton) { store in KeepsAProvider(sessions: store.resolve()) }
+        store.register(KeepsTheInstance.self, scope: .singleton) { store in KeepsTheInstance(session: store.resolve()) }
+
+        for rule in [CaptiveRule.scoped, .strict] {
+            let captives = store.verify(captives: rule).problems.filter { $0.kind == .captive }
+            #expect(captives.map { $0.path.first!.type } == ["KeepsTheInstance"], "\(captives)")
+        }
+    }
+}

@@ -110,6 +110,10 @@ extension DependencyStore {
                 return true
             }
             guard replaced else { continue }
+            // Nothing is kept of it any more, in this store or those layered over it: a caching
+            // modifier chained after `on` applies to every instance from now on, as it would
+            // before the first build.
+            replacement.keptOptions?.withLock { $0.built = false }
             closeReplaced(current, discarded: discarded, by: "an alternative (on(\(context)))")
             return .added(replacement)
         }

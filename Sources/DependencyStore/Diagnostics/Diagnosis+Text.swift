@@ -574,6 +574,8 @@ extension Diagnosis {
         case .notHashable(let type): "its argument of type \(type) is not Hashable, so its values cannot be told apart"
         case .builtAlready: "the registration was resolved before the call, and what it kept then was kept without it"
         case .notPositive(let value): "\(value) is not positive"
+        case .noLongerRegistered:
+            "the store no longer holds this registration: it was replaced, unregistered or unloaded since"
         }
     }
 
@@ -595,6 +597,8 @@ extension Diagnosis {
         case .builtAlready:
             ["  To fix: call \(call) on what register returns, in the same statement, before anything resolves it."]
         case .notPositive: ["  To fix: pass a value greater than zero."]
+        case .noLongerRegistered:
+            ["  To fix: call \(call) on the entry the registration in force returned, chained on its register."]
         }
     }
 }

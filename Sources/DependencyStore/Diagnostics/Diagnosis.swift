@@ -122,6 +122,8 @@ enum CachingProblem {
     case builtAlready
     /// A duration or a limit that is not positive.
     case notPositive(String)
+    /// The entry's registration is no longer the one in force: replaced, unregistered or unloaded.
+    case noLongerRegistered
 }
 
 extension Diagnosis {

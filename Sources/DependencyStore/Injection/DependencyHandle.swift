@@ -14,6 +14,10 @@ protocol DependencyHandle {
 
     /// What the handle resolves: what is missing when it cannot be made.
     static var valueType: Any.Type { get }
+
+    /// Whether the handle resolves at each use (`Provider`) rather than once (`Lazy`): then
+    /// whoever holds it keeps no instance, and is no captive of what it resolves.
+    static var resolvesEachUse: Bool { get }
 }
 
 extension DependencyHandle {
@@ -32,7 +36,8 @@ extension DependencyHandle {
                 askedForAs: Self.self)
         }
         if let verifier = store.verifier {
-            verifier.declared(value, name: name, optional: false, in: store, at: requester.location)
+            verifier.declared(
+                value, name: name, optional: false, in: store, at: requester.location, resolvedEachUse: resolvesEachUse)
         }
     }
 }

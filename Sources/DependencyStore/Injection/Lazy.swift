@@ -92,6 +92,8 @@ extension Lazy: DependencyHandle {
     }
 
     static var valueType: Any.Type { Value.self }
+
+    static var resolvesEachUse: Bool { false }
 }
 
 extension Lazy: @unchecked Sendable where Value: Sendable {}

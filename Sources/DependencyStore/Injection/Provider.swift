@@ -79,6 +79,8 @@ extension Provider: DependencyHandle {
     }
 
     static var valueType: Any.Type { Value.self }
+
+    static var resolvesEachUse: Bool { true }
 }
 
 extension Provider: @unchecked Sendable where Value: Sendable {}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A registration whose value type is erased, so registrations of all types share one dictionary.
 ///
 /// The dictionaries are keyed by `ObjectIdentifier(T.self)` (and the name), and the registration
@@ -142,6 +144,12 @@ class AnyRegistration {
         nil
     }
 
+    /// The seconds an instance is handed out for, as `expiring(after:)` said; `nil` for none.
+    /// `Registration<T>` answers.
+    func cacheLifetime() -> TimeInterval? {
+        nil
+    }
+
     /// Whether a resolve that passes `given` may run this registration's factory: as many values
     /// as it takes, each of which casts to its type. The count comes first because the cast alone
     /// cannot tell them apart: two values travel as a tuple, so they cast to a factory that takes
@@ -272,6 +280,10 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
             Registration(
                 self, choices: factories.verifying(alternative, isInForce: false), build: factories.build(alternative))
         }
+    }
+
+    override func cacheLifetime() -> TimeInterval? {
+        keptOptions?.withLock { $0.caching?.lifetime }
     }
 
     override func closeAction(for kept: AnyObject) -> CloseAction? {

@@ -37,6 +37,12 @@ struct CachePolicy: Sendable {
 /// The arguments of a resolve as a per-argument cache tells them apart; empty for a cache of one.
 typealias CacheKey = [AnyHashable]
 
+/// A time read on a clock, with the installation it was read on.
+struct Reading {
+    let clock: InstalledClock
+    let time: TimeInterval
+}
+
 /// The instances a slot keeps for a registration with a cache policy, by the arguments they were
 /// built with, each with the time it was kept, its place in the order of closing, and its last
 /// use (for a limit). Only ever touched under the lock of the store that owns the slot.
@@ -44,6 +50,10 @@ final class CachedInstances {
     struct Entry {
         let box: AnyObject
         let keptAt: TimeInterval
+        /// The clock `keptAt` was read on: held, so that no other installation can take its
+        /// address. An entry timed by a clock the store no longer reads has expired, since its
+        /// age cannot be told on the new one.
+        let clock: InstalledClock?
         let sequence: Int
         var lastUse: Int
     }
@@ -57,11 +67,11 @@ final class CachedInstances {
     /// The instance kept for `key`, unless it is older than `lifetime` at `now`: then it is taken
     /// out, added to `expired`, and `nil` returned.
     func instance(
-        for key: CacheKey, now: TimeInterval, lifetime: TimeInterval?, of registration: AnyRegistration,
+        for key: CacheKey, now: Reading?, lifetime: TimeInterval?, of registration: AnyRegistration,
         expired: inout [DiscardedInstance]
     ) -> AnyObject? {
         guard var entry = entries[key] else { return nil }
-        if let lifetime, now - entry.keptAt >= lifetime {
+        if let lifetime, Self.hasExpired(entry, at: now, lifetime: lifetime) {
             entries[key] = nil
             expired.append(DiscardedInstance(registration: registration, box: entry.box, sequence: entry.sequence))
             return nil
@@ -72,14 +82,30 @@ final class CachedInstances {
         return entry.box
     }
 
+    /// The instance kept for `key` if it has not expired at `now`, marked used; `nil`, taking
+    /// nothing out, if there is none or it has expired: what a resolve reads before the gate, so
+    /// that a hit never waits for another value's build.
+    func freshInstance(for key: CacheKey, now: Reading?, lifetime: TimeInterval?) -> AnyObject? {
+        guard var entry = entries[key] else { return nil }
+        if let lifetime, Self.hasExpired(entry, at: now, lifetime: lifetime) { return nil }
+        uses &+= 1
+        entry.lastUse = uses
+        entries[key] = entry
+        return entry.box
+    }
+
+    private static func hasExpired(_ entry: Entry, at now: Reading?, lifetime: TimeInterval) -> Bool {
+        guard let now, entry.clock === now.clock else { return true }
+        return now.time - entry.keptAt >= lifetime
+    }
     /// Keeps `box` for `key`, as the store's `sequence`-th kept instance, and takes out the least
     /// recently used instances beyond `limit`, adding them to `evicted`.
     func keep(
-        _ box: AnyObject, for key: CacheKey, at now: TimeInterval, sequence: Int, limit: Int?,
+        _ box: AnyObject, for key: CacheKey, at now: Reading?, sequence: Int, limit: Int?,
         of registration: AnyRegistration, evicted: inout [DiscardedInstance]
     ) {
         uses &+= 1
-        entries[key] = Entry(box: box, keptAt: now, sequence: sequence, lastUse: uses)
+        entries[key] = Entry(box: box, keptAt: now?.time ?? 0, clock: now?.clock, sequence: sequence, lastUse: uses)
         guard let limit else { return }
         while entries.count > limit, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             entries[oldest.key] = nil
@@ -101,11 +127,11 @@ final class CachedInstances {
 /// and what it hands back: the instances a limit evicted.
 final class CacheEntryRequest {
     let key: CacheKey
-    let now: TimeInterval
+    let now: Reading?
     let limit: Int?
     var evicted: [DiscardedInstance] = []
 
-    init(key: CacheKey, now: TimeInterval, limit: Int?) {
+    init(key: CacheKey, now: Reading?, limit: Int?) {
         self.key = key
         self.now = now
         self.limit = limit
@@ -161,6 +187,14 @@ extension DependencyStore {
     ) throws(ResolutionError) -> T {
         let key = policy.perArgument ? Self.cacheKey(of: arguments, for: registration) : []
         let clock = policy.lifetime == nil ? nil : cacheClock()
+        // A hit takes the store's lock only, not the gate: it never waits for the build of
+        // another argument value, or for a rebuild it does not need.
+        let now = clock?.read()
+        if let fresh = registry.withLock({ _ in
+            slot.cached?.freshInstance(for: key, now: now, lifetime: policy.lifetime)
+        }) {
+            return Self.instance(fresh, as: T.self, lifetime: .cached)
+        }
         try enterGate(of: slot, building: registration, as: T.self, on: stack, requester: requester)
         var expired: [DiscardedInstance] = []
         var evicted: [DiscardedInstance] = []
@@ -173,6 +207,12 @@ extension DependencyStore {
                 evicted: &evicted)
         }
         let label = Tracing.label(of: registration.type, name: registration.name)
+        // A factory that hands out the same object again (`register(Token.shared, for: ...)`) has
+        // not replaced it: closing it would close what it has just handed out.
+        if !expired.isEmpty, type(of: value as Any) is AnyClass {
+            let object = value as AnyObject
+            expired.removeAll { unsafeDowncast($0.box, to: InstanceBox.self).value(as: T.self) as AnyObject === object }
+        }
         if !expired.isEmpty {
             close(expired.closes(), because: "the expiry of \(label) after \(policy.lifetime ?? 0) s")
         }
@@ -187,7 +227,7 @@ extension DependencyStore {
         _ registration: Registration<T>,
         policy: CachePolicy,
         key: CacheKey,
-        clock: (any CacheClock)?,
+        clock: InstalledClock?,
         mayBeNil: Bool,
         in slot: InstanceSlot,
         arguments: GivenArguments,
@@ -198,7 +238,7 @@ extension DependencyStore {
         evicted: inout [DiscardedInstance]
     ) throws(ResolutionError) -> T {
         // A clock may be the user's: read with no lock held.
-        let now = clock?.now ?? 0
+        let now = clock?.read()
         let (found, generation) = registry.withLock { _ in
             (
                 slot.cached?.instance(
@@ -210,7 +250,8 @@ extension DependencyStore {
         let value = stage.build(registration, in: self, arguments: arguments, on: stack)
         // A `nil` is not kept: the next resolve asks the factory again (see Docs/Lifetimes.md).
         if mayBeNil, isNil(value) { return value }
-        let request = CacheEntryRequest(key: key, now: now, limit: policy.limit)
+        // Timed from the keep, not from before the build: a slow fetch gets its whole lifetime.
+        let request = CacheEntryRequest(key: key, now: clock?.read(), limit: policy.limit)
         _ = try keep(
             value, of: registration, in: slot, builtIn: generation, finishing: nil, requester: requester,
             caching: request)

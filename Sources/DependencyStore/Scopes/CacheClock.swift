@@ -26,13 +26,22 @@ public protocol CacheClock: Sendable {
     var now: TimeInterval { get }
 }
 
-/// The clock an expiring cache reads by default: the time since the system started, which a
-/// change of the wall clock (a user setting the date, a time-zone change) does not move.
+/// The clock an expiring cache reads by default: the time since the system started, counting
+/// the time it slept (a phone locked overnight), which a change of the wall clock (a user setting
+/// the date, a time-zone change) does not move.
 public struct SystemCacheClock: CacheClock {
     public init() {}
 
     public var now: TimeInterval {
-        TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
+        var time = timespec()
+        // Both count sleep, where `DispatchTime` and Linux's CLOCK_MONOTONIC stop: a token good
+        // for five minutes must not look fresh after a night in a locked phone.
+        #if canImport(Darwin)
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        #else
+        clock_gettime(CLOCK_BOOTTIME, &time)
+        #endif
+        return TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1_000_000_000
     }
 }
 
@@ -77,21 +86,39 @@ extension DependencyStore {
     ///
     /// The clock of the store that keeps an instance decides when it expires: a store that shares
     /// an ancestor's instance (see "Layered stores" in <doc:Lifetimes>) sees it expire by the
-    /// ancestor's clock. Installing a clock replaces the one installed before; instances kept
-    /// already are timed from when they were kept, read on the clock installed then, so install
-    /// it before the first resolve.
+    /// ancestor's clock. Installing a clock replaces the one installed before, and expires every
+    /// instance timed by another clock at its next resolve, since its age cannot be told on this
+    /// one: a test that installs its clock on a store already in use starts from fresh instances.
     ///
     /// - Parameter clock: The clock to read.
     public func useCacheClock(_ clock: any CacheClock) {
-        registry.withLock { $0.cacheClock = clock }
+        let installed = InstalledClock(clock)
+        registry.withLock { $0.cacheClock = installed }
     }
 
     /// The clock of this store or its nearest parent that has one, else the system's.
-    func cacheClock() -> any CacheClock {
+    func cacheClock() -> InstalledClock {
         for store in sequence(first: self, next: \.parent) {
             if let clock = store.registry.withLock({ $0.cacheClock }) { return clock }
         }
-        return SystemCacheClock()
+        return InstalledClock.system
+    }
+}
+
+/// A clock as one `useCacheClock` installed it (or the system's): what an expiring instance
+/// records it was timed by, so that it expires once its store reads another clock.
+final class InstalledClock: Sendable {
+    let clock: any CacheClock
+
+    init(_ clock: any CacheClock) {
+        self.clock = clock
+    }
+
+    static let system = InstalledClock(SystemCacheClock())
+
+    /// The time now on this clock. A clock may be the user's: call with no lock held.
+    func read() -> Reading {
+        Reading(clock: self, time: clock.now)
     }
 }
 

@@ -95,6 +95,7 @@ extension RegistrationEntry {
         if registration.isolation != .none {
             reject(call, .isolated(onMainActor: registration.isolation == .mainActor), fileID: fileID, line: line)
         }
+        if !isInForce(options) { reject(call, .noLongerRegistered, fileID: fileID, line: line) }
         let builtAlready = options.withLock { options in
             guard !options.built else { return true }
             var policy = options.caching ?? CachePolicy()
@@ -104,6 +105,21 @@ extension RegistrationEntry {
         }
         if builtAlready { reject(call, .builtAlready, fileID: fileID, line: line) }
         return self
+    }
+
+    /// Whether the store still holds this entry's registration, or one that shares its options
+    /// (what `on(_:_:)` put in its place): else a modifier would change a registration nobody
+    /// resolves.
+    private func isInForce(_ options: Lock<KeptOptions<T>>) -> Bool {
+        store.registry.withLock { registry in
+            if registration.role.isContribution, let slot = registration.slot {
+                return registry.owns(slot, of: registration)
+            }
+            guard let current = registry[ObjectIdentifier(T.self), registration.name] as? Registration<T> else {
+                return false
+            }
+            return current.keptOptions?.isSame(as: options) ?? false
+        }
     }
 
     private func reject(_ call: String, _ problem: CachingProblem, fileID: StaticString, line: UInt) -> Never {

@@ -195,7 +195,7 @@ final class StoreCore {
             _modify { yield &extrasForChange().closeQueue }
         }
         /// What `useCacheClock` installed, `nil` for none; see `CacheClock`.
-        var cacheClock: (any CacheClock)? {
+        var cacheClock: InstalledClock? {
             get { extras?.cacheClock }
             _modify { yield &extrasForChange().cacheClock }
         }
@@ -277,7 +277,7 @@ final class StoreCore {
         @exclusivity(unchecked) var elementRemovals: [ObjectIdentifier: Removal] = .init()
         @exclusivity(unchecked) var closeFailureHandler: (@Sendable (CloseFailure) -> Void)?
         @exclusivity(unchecked) var closeQueue: CloseQueue?
-        @exclusivity(unchecked) var cacheClock: (any CacheClock)?
+        @exclusivity(unchecked) var cacheClock: InstalledClock?
     }
 
     /// Runs `body` on the registry of every store layered over this one, at any depth (and on this

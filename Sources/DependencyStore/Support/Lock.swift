@@ -43,6 +43,12 @@ struct Lock<State>: @unchecked Sendable {
         }
     }
 
+    /// Whether `other` is this lock (copies of a `Lock` share one): what tells that two
+    /// registrations share their entry's options.
+    func isSame(as other: Lock<State>) -> Bool {
+        storage === other.storage
+    }
+
     /// The words after the mutex: as many as `init` was asked for.
     var extraWords: UnsafeMutablePointer<Int> {
         storage.withUnsafeMutablePointerToElements { $0 + LockStorage<State>.mutexWords }

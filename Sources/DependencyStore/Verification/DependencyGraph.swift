@@ -1,3 +1,5 @@
+import Foundation
+
 /// The dependencies ``DependencyStore/verify(sampleArguments:timeout:captives:overrides:)`` saw: one node for each
 /// registration it built and each type that was asked for but not registered, and one edge for
 /// each resolve a factory made or `@Injected` property it created.
@@ -34,6 +36,10 @@ public struct DependencyGraph: Sendable {
         /// factory, built though an alternative is in force. `nil` otherwise.
         public var alternative: String? = nil
 
+        /// For a registration with an expiring cache (`expiring(after:)`), the seconds an instance
+        /// is handed out for; `nil` otherwise.
+        public var expiresAfter: TimeInterval? = nil
+
         /// Whether a registration exists for the node.
         public var isRegistered: Bool { scope != nil }
 
@@ -59,7 +65,8 @@ public struct DependencyGraph: Sendable {
         /// The description with the scope: `Presenter (.singleton)`, `RequestID (per request)`.
         var labelWithScope: String {
             guard let scope else { return "\(self) (\(isProvidedPerRequest ? "per request" : "not registered"))" }
-            return "\(self) (\(scope))"
+            guard let expiresAfter else { return "\(self) (\(scope))" }
+            return "\(self) (\(scope), expiring after \(expiresAfter) s)"
         }
     }
 
@@ -72,6 +79,9 @@ public struct DependencyGraph: Sendable {
         /// Whether the dependency is an `@Injected` or `@OptionalInjected` property, resolved on
         /// first read rather than while the factory ran.
         public let isLazy: Bool
+        /// Whether the dependency is held as a `Provider`, which resolves it at each call and
+        /// keeps no instance: such an edge makes no captive.
+        public var resolvesEachUse: Bool = false
     }
 
     /// Every node, in the order verification first met it.

@@ -357,6 +357,16 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
             path.count > 2
             ? " through " + path.dropFirst().dropLast().map(\.labelWithScope).joined(separator: " -> ")
             : ""
+        if held.expiresAfter != nil {
+            return Self(
+                kind: .captive,
+                path: path,
+                description: "captive: \(holder.labelWithScope) holds \(held.labelWithScope)\(via), so it keeps "
+                    + "using that instance after its expiry, when the store closes it. Fix: resolve \(held) each time it is "
+                    + "used (inject a Provider<\(held.type)> and call it) instead of keeping it."
+                    + (rule == .strict ? " (Reported by the strict captive rule.)" : "")
+            )
+        }
         return Self(
             kind: .captive,
             path: path,

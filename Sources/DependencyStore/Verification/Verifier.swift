@@ -55,6 +55,7 @@ final class Verifier {
         let from: NodeKey
         let to: NodeKey
         let isLazy: Bool
+        let resolvesEachUse: Bool
     }
 
     /// Set by `verifyAsync()`: main-actor factories run on the main actor and `async` ones in
@@ -196,11 +197,14 @@ final class Verifier {
     /// An `@Injected` (or `@OptionalInjected`) property was created while a factory ran: records
     /// the edge it will resolve on first read, and a missing registration unless it is optional.
     func declared(
-        _ declaredType: Any.Type, name: String?, optional: Bool, in store: DependencyStore, at location: SourceLocation
+        _ declaredType: Any.Type, name: String?, optional: Bool, in store: DependencyStore, at location: SourceLocation,
+        resolvedEachUse: Bool = false
     ) {
         guard let requester = ResolutionStack.current.frames.last?.registration else { return }
         // A property holding a Provider or Lazy depends on what the handle resolves.
-        let type = (declaredType as? any DependencyHandle.Type)?.valueType ?? declaredType
+        let handle = declaredType as? any DependencyHandle.Type
+        let type = handle?.valueType ?? declaredType
+        let eachUse = resolvedEachUse || (handle?.resolvesEachUse ?? false)
         let target = store.ownRegistration(for: ObjectIdentifier(type), name: name)
         // A collection the store assembles depends on every element (the copy has no parent).
         let elements: [AnyRegistration] =
@@ -214,10 +218,14 @@ final class Verifier {
             let from = node(requester, in: &state)
             if !elements.isEmpty {
                 for element in elements {
-                    addEdge(from: from.key, to: node(element, in: &state).key, isLazy: true, in: &state)
+                    addEdge(
+                        from: from.key, to: node(element, in: &state).key, isLazy: true, resolvesEachUse: eachUse,
+                        in: &state)
                 }
             } else if let target {
-                addEdge(from: from.key, to: node(target, in: &state).key, isLazy: true, in: &state)
+                addEdge(
+                    from: from.key, to: node(target, in: &state).key, isLazy: true, resolvesEachUse: eachUse, in: &state
+                )
             } else if isProvidedPerRequest(type, name: name) {
                 // Optional or not: what it reads in a request's store is a request's value.
                 let value = perRequestNode(type, name: name, in: &state)
@@ -444,7 +452,8 @@ final class Verifier {
             scope: entry.scope,
             registeredAt: entry.registeredAt,
             isContribution: entry.isContribution,
-            alternative: Self.alternative(builtBy: registration)
+            alternative: Self.alternative(builtBy: registration),
+            expiresAfter: registration.cacheLifetime()
         )
         state.nodes[key] = node
         state.nodeOrder.append(key)
@@ -478,10 +487,13 @@ final class Verifier {
         return node
     }
 
-    private func addEdge(from: NodeKey, to: NodeKey, isLazy: Bool, in state: inout State) {
-        let key = EdgeKey(from: from, to: to, isLazy: isLazy)
+    private func addEdge(
+        from: NodeKey, to: NodeKey, isLazy: Bool, resolvesEachUse: Bool = false, in state: inout State
+    ) {
+        let key = EdgeKey(from: from, to: to, isLazy: isLazy, resolvesEachUse: resolvesEachUse)
         guard state.edges[key] == nil, let fromNode = state.nodes[from], let toNode = state.nodes[to] else { return }
-        state.edges[key] = DependencyGraph.Edge(from: fromNode, to: toNode, isLazy: isLazy)
+        state.edges[key] = DependencyGraph.Edge(
+            from: fromNode, to: toNode, isLazy: isLazy, resolvesEachUse: resolvesEachUse)
         state.edgeOrder.append(key)
     }
 
@@ -519,7 +531,8 @@ final class Verifier {
     /// `rule` defines it.
     static func captives(in graph: DependencyGraph, rule: CaptiveRule) -> [VerificationProblem] {
         var outgoing: [DependencyGraph.Node: [DependencyGraph.Node]] = [:]
-        for edge in graph.edges {
+        // A `Provider` keeps nothing: it resolves at each call, as its scope says.
+        for edge in graph.edges where !edge.resolvesEachUse {
             outgoing[edge.from, default: []].append(edge.to)
         }
         var problems: [VerificationProblem] = []
@@ -530,7 +543,8 @@ final class Verifier {
                 let path = paths.removeFirst()
                 for next in outgoing[path.last!] ?? [] where visited.insert(next).inserted {
                     guard let scope = next.scope else { continue }
-                    if Self.outlives(holder.scope!, scope, rule: rule) {
+                    if Self.outlives(holder.scope!, scope, rule: rule) || Self.outlivesExpiry(of: next, heldBy: holder)
+                    {
                         problems.append(.captive(path + [next], rule: rule))
                     }
                     // A unique or graph instance is owned by whoever holds it: follow its edges.
@@ -595,6 +609,13 @@ final class Verifier {
     /// holder lets go) that a kept instance would hold past its end. A `.unique` or `.graph`
     /// instance promises no end, so a singleton holding one is the seed's ordinary idiom
     /// (`register(Service.shared, for: ...)` is `.unique`). `.strict` reports those too.
+    /// Whether `holder`, an instance the store keeps, keeps `held` past its expiry: `held` expires
+    /// (`expiring(after:)`), and the expiry closes it while `holder` still uses it. Even a holder
+    /// with the same expiry was kept after `held` was, so outlives it a little.
+    private static func outlivesExpiry(of held: DependencyGraph.Node, heldBy holder: DependencyGraph.Node) -> Bool {
+        held.expiresAfter != nil
+    }
+
     private static func outlives(_ holder: Scope, _ held: Scope, rule: CaptiveRule) -> Bool {
         switch (holder.kind, held.kind) {
         case (_, .unique), (_, .graph): rule == .strict
