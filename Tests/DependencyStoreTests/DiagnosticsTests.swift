@@ -117,6 +117,17 @@ import Testing
     }
     #endif
 
+    private final class PrivateToken {}
+
+    /// A private type's context is named by its address at run time; the message leaves it out.
+    @Test func aPrivateTypeIsNamedWithoutTheAddressOfItsContext() throws {
+        let store = DependencyStore()
+        let error = try #require(thrownError(ResolutionError.self) { try store.tryResolve(PrivateToken.self) })
+
+        #expect(!error.description.contains("unknown context"), "\(error)")
+        #expect(error.description.contains("'DependencyStoreTests.DiagnosticsTests.PrivateToken'"), "\(error)")
+    }
+
     @Test func closeMatchesPointAtTheConcreteTypeRegisteredInsteadOfItsProtocol() throws {
         let store = DependencyStore()
         store.register(LiveGreetingService(), for: LiveGreetingService.self)

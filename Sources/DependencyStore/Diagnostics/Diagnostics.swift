@@ -1,3 +1,5 @@
+import Foundation
+
 // The facts of every failure a user can cause, gathered where it happens: each function returns
 // the `ResolutionError` of a `Diagnosis`, whose text is written in `Diagnosis+Text.swift`. Nothing
 // here runs on a successful resolve.
@@ -276,7 +278,15 @@ extension DependencyStore {
 enum Diagnostics {
     /// The fully qualified name of a type (`MyApp.PriceFetching`, `Swift.Optional<MyApp.Token>`).
     static func name(of type: Any.Type) -> String {
-        String(reflecting: type)
+        var name = String(reflecting: type)
+        // A private type's context is named by its address (`App.(unknown context at $10a4c).Token`),
+        // which tells a reader nothing and differs from run to run: left out.
+        while let start = name.range(of: "(unknown context at $"),
+            let end = name.range(of: ").", range: start.upperBound..<name.endIndex)
+        {
+            name.removeSubrange(start.lowerBound..<end.upperBound)
+        }
+        return name
     }
 
     /// A registration as diagnostics show it: its fully qualified type, and its name if it has one.
