@@ -223,7 +223,7 @@ struct PerRequestVerificationTests {
 
         #expect(error.kind == .notRegistered)
         let text = error.description
-        #expect(text.hasPrefix("DependencyStore: no registration for 'DependencyStoreTests.(unknown context at "))
+        #expect(text.hasPrefix("DependencyStore: no registration for 'DependencyStoreTests.RequestID'"))
         #expect(
             text.contains(
                 "  'RequestID' is provided per request: declared with providedPerRequest at "

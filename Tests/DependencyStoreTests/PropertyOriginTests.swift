@@ -56,7 +56,7 @@ private final class ReportBoard {
 
         #expect(
             lines.contains(
-                "  Created by: the factory of '\(String(reflecting: Reporter.self))' (.singleton, registered at "
+                "  Created by: the factory of 'DependencyStoreTests.Reporter' (.singleton, registered at "
                     + "\(file):\(registeredAt)), run by \(app), which keeps the instance"))
         let fix = lines.firstIndex(
             of: "  To fix: this store keeps 'Reporter' (.singleton) and shares it with the stores layered over it")
@@ -87,8 +87,8 @@ private final class ReportBoard {
 
         #expect(
             lines.contains(
-                "  Created by: the factory of '\(String(reflecting: Formatter.self))' (.unique, registered at "
-                    + "\(file):\(formatterAt)), run by \(app) while it built '\(String(reflecting: ReportBoard.self))' "
+                "  Created by: the factory of 'DependencyStoreTests.Formatter' (.unique, registered at "
+                    + "\(file):\(formatterAt)), run by \(app) while it built 'DependencyStoreTests.ReportBoard' "
                     + "(.singleton), which it keeps"))
         #expect(lines.contains { $0.hasPrefix("  To fix: this store keeps 'ReportBoard' (.singleton)") })
         withExtendedLifetime(request) {}

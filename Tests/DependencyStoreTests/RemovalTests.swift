@@ -153,7 +153,7 @@ struct RemovalTests {
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains("no registration for 'DependencyStoreTests.(unknown context"))
+        #expect(stderr.contains("no registration for 'DependencyStoreTests.UserRepository'"))
         #expect(stderr.contains("removed by unload(LoginAssembly.self)"))
         #expect(
             stderr.contains("Requested by: the @Injected property declared at DependencyStoreTests/RemovalTests.swift:")
