@@ -51,6 +51,42 @@ private final class AppRepository: Sendable {
         #expect(resolved.value === first)
     }
 
+    /// A request's own values are types the app does not register: the look for an ancestor that
+    /// registers them reads the app's filter of registered types, not its table under its lock.
+    @Test func aRequestStoreProvidesItsValuesAndReadsAnAppSingletonWhileAnotherThreadHoldsTheAppsLock() {
+        let app = app()
+        let first = DependencyStore(parent: app).resolve(AppRepository.self)
+        #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first)
+        let request = DependencyStore(parent: app)
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            app.registry.withLock { _ in
+                holding.signal()
+                _ = release.wait(timeout: .now() + testDeadline)
+            }
+            released.signal()
+        }
+        holding.wait(for: "the app's lock")
+        let resolved = Recorded<(Int, String, AppRepository)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            request.provide(42, for: Int.self)
+            request.provide("ada", for: String.self)
+            resolved.set((request.resolve(Int.self), request.resolve(String.self), request.resolve(AppRepository.self)))
+            done.signal()
+        }
+        let inTime = done.wait(timeout: .now() + 5) == .success
+        release.signal()
+        released.wait(for: "the lock's release")
+        if !inTime { done.wait(for: "the request, once the lock was released") }
+        #expect(inTime, "providing the request's values waited for the app's lock")
+        #expect(resolved.value?.0 == 42)
+        #expect(resolved.value?.1 == "ada")
+        #expect(resolved.value?.2 === first, "and the request still shares the app's singleton")
+    }
+
     @Test func aResetOfTheAppReachesRequestStores() {
         let app = app()
         let first = DependencyStore(parent: app).resolve(AppRepository.self)

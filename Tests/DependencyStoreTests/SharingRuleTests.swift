@@ -558,3 +558,42 @@ private struct ChangingAssembly: Assembly {
         #expect(kept(in: test) == true, "the overriding store keeps its own copy")
     }
 }
+
+/// A store that registers a type an ancestor registers stops sharing the ancestor's instances,
+/// whichever of the two registers first, even when both register at the same moment: each side
+/// records its registration before it looks at the other's (see Docs/ThreadSafety.md).
+@Suite struct ShadowingRaceTests {
+    private final class AppWide: Sendable {}
+    private struct Overridden: Sendable { let owner: String }
+
+    @Test func aParentAndAChildRegisteringTheSameTypeAtOnceLeaveTheChildNotSharing() {
+        let failures = Counter()
+        for _ in 0..<300 {
+            let parent = DependencyStore()
+            parent.register(AppWide.self, scope: .singleton) { _ in AppWide() }
+            let child = DependencyStore(parent: parent)
+            onManyThreads(threads: 2) { _, thread in
+                if thread == 0 {
+                    parent.register(Overridden(owner: "parent"), for: Overridden.self)
+                } else {
+                    child.register(Overridden(owner: "child"), for: Overridden.self)
+                }
+            }
+            if child.resolve(AppWide.self) === parent.resolve(AppWide.self) { failures.increment() }
+        }
+        #expect(failures.value == 0, "the child kept sharing in \(failures.value) of 300 rounds")
+    }
+
+    @Test func aChildThatRegistersWhatTheParentRegisteredBeforeStopsSharing() {
+        let parent = DependencyStore()
+        parent.register(AppWide.self, scope: .singleton) { _ in AppWide() }
+        parent.register(Overridden(owner: "parent"), for: Overridden.self)
+        let child = DependencyStore(parent: parent)
+        let sharing = DependencyStore(parent: parent)
+        child.register(Overridden(owner: "child"), for: Overridden.self)
+        sharing.register(7, for: Int.self)
+
+        #expect(child.resolve(AppWide.self) !== parent.resolve(AppWide.self))
+        #expect(sharing.resolve(AppWide.self) === parent.resolve(AppWide.self), "a type no ancestor registers")
+    }
+}

@@ -252,6 +252,9 @@ extension DependencyStore {
         let (replaced, shadowing) = registry.withLock { registry in
             let replaced = registry[ObjectIdentifier(T.self), registration.name]
             registry[ObjectIdentifier(T.self), registration.name] = registration
+            // Before the look at the stores layered over this one (`noteShadowing`), which reads
+            // their registrations under their locks: see `StoreCore.keyFilter`.
+            core.noteRegisters(ObjectIdentifier(T.self))
             if let replaced {
                 registry.recordOverride(of: replaced, by: registration)
                 // Taken out under the lock, so that a build of the replaced registration that
@@ -302,11 +305,13 @@ extension DependencyStore {
         if shadowing.ancestors {
             // A plain walk, borrowing each ancestor (this store holds its parent, and every store
             // its own), and asking whether each registers `key` without retaining what it finds.
+            // An ancestor whose filter says it never registered `key` is not locked: a request's
+            // values, which the app does not register, take no lock of the app's.
             var ancestor = core.parent.map { Unmanaged.passUnretained($0.core) }
             while let store = ancestor {
                 let (registers, next) = store._withUnsafeGuaranteedRef { core in
                     (
-                        core.registry.withLock { $0.registers(key, name: name) },
+                        core.mayRegister(key) && core.registry.withLock { $0.registers(key, name: name) },
                         core.parent.map { Unmanaged.passUnretained($0.core) }
                     )
                 }

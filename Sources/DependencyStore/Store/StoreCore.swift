@@ -13,7 +13,7 @@ internal import DependencyStoreAtomics
 /// core keeps nothing from then on. What is left is freed with the last property that holds it.
 final class StoreCore {
     /// Everything the store knows, behind its one lock.
-    let registry = Lock(Registry(), extraWords: 2)
+    let registry = Lock(Registry(), extraWords: 2 + StoreCore.keyFilterWords)
     /// The store that resolves what this one does not register itself, if any.
     let parent: DependencyStore?
     /// Runs, one at a time and in order, the closes of instances this store let go of that could
@@ -46,6 +46,20 @@ final class StoreCore {
     let sharedInstancesCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// The same word as a number, for a relaxed read of whether anything is published.
     let sharedInstancesBits: UnsafeMutablePointer<Int>
+    /// A filter of the types this store has ever registered (named or not): one bit per type's
+    /// hash, set under the registry's lock when a registration goes in, never cleared. A clear bit
+    /// says the store does not register the type, so a store layered over it that registers the
+    /// type need not take this store's lock to ask (`noteShadowing`); a set one may be another
+    /// type's, and the lock is taken. In the same allocation as `stageCount`.
+    ///
+    /// Why a clear bit read with no lock is enough: a store that registers a type sets its bit and
+    /// then looks at every store layered over it under that store's lock; the layered store
+    /// registers under its own lock and then reads the bit. If the first store's look comes
+    /// first, the layered store's lock orders the bit before its read, which sees it; if it comes
+    /// after, the look sees the layered store's registration. Either way one of them sees the
+    /// other, as when both took the other's lock.
+    let keyFilter: UnsafeMutablePointer<Int>
+    static let keyFilterWords = 4
 
     init(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) {
         self.origin = origin
@@ -58,6 +72,29 @@ final class StoreCore {
         // Only ever read and written by the C atomics, which take it as a pointer's storage.
         sharedInstancesCell = UnsafeMutableRawPointer(sharedInstancesBits).assumingMemoryBound(
             to: UnsafeMutableRawPointer?.self)
+        keyFilter = stageCount + 2
+    }
+
+    /// The word and bit of `key` in `keyFilter`: a multiplicative hash of the type's address.
+    @inline(__always)
+    private static func filterPosition(of key: ObjectIdentifier) -> (word: Int, bit: Int) {
+        let hash = UInt(bitPattern: Int(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15
+        let index = Int(hash >> (UInt(Int.bitWidth) - 8))  // 0 to 255: 4 words of 64 bits
+        return (index >> 6, 1 << (index & 63))
+    }
+
+    /// Records in `keyFilter` that this store registers `key`. Call with the registry's lock held.
+    @inline(__always)
+    func noteRegisters(_ key: ObjectIdentifier) {
+        let (word, bit) = Self.filterPosition(of: key)
+        dependency_store_or(keyFilter + word, bit)
+    }
+
+    /// Whether this store may register `key`: `false` means it never has (see `keyFilter`).
+    @inline(__always)
+    func mayRegister(_ key: ObjectIdentifier) -> Bool {
+        let (word, bit) = Self.filterPosition(of: key)
+        return dependency_store_load_relaxed(keyFilter + word) & bit != 0
     }
 
     deinit {

@@ -40,6 +40,12 @@ static inline intptr_t dependency_store_load_relaxed(intptr_t *_Nonnull address)
 /// Adds `delta` to `*address` atomically, with no ordering.
 void dependency_store_add(intptr_t *_Nonnull address, intptr_t delta);
 
+// Sets `bits` in the word at `address`, relaxed: a store's filter of the types it registers (see
+// StoreCore.swift, `keyFilter`), whose order the stores' locks give.
+static inline void dependency_store_or(intptr_t *_Nonnull address, intptr_t bits) {
+    __atomic_fetch_or(address, bits, __ATOMIC_RELAXED);
+}
+
 // The removal epoch and the chains that order themselves by it (see Tombstones.swift). Every
 // operation on a chain's cell and on the epoch is sequentially consistent with the others, except
 // the two relaxed reads below, which only ever ask "has anything changed?".
