@@ -9,6 +9,35 @@ private final class AppRepository: Sendable {
     init(number: Int = 0) { self.number = number }
 }
 
+/// Runs `work` on a thread of its own while another thread holds `store`'s lock, and returns
+/// whether it finished within 5 seconds. It finishes anyway once the lock is released, which this
+/// waits for, so that no thread outlives the test.
+private func finishesWhileAnotherThreadHoldsTheLock(
+    of store: DependencyStore, _ work: @escaping @Sendable () -> Void
+) -> Bool {
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let released = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        store.registry.withLock { _ in
+            holding.signal()
+            _ = release.wait(timeout: .now() + testDeadline)
+        }
+        released.signal()
+    }
+    holding.wait(for: "the store's lock")
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        work()
+        done.signal()
+    }
+    let inTime = done.wait(timeout: .now() + 5) == .success
+    release.signal()
+    released.wait(for: "the lock's release")
+    if !inTime { done.wait(for: "the work, once the lock was released") }
+    return inTime
+}
+
 /// A resolve through a store layered over the app's reads the app's shared instances without the
 /// app's lock (see `SharedInstances`), and whatever changes them in the app still reaches it.
 @Suite struct SharedInstancesTests {
@@ -25,28 +54,11 @@ private final class AppRepository: Sendable {
         #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first)
         // Made before the lock is taken: a new store registers itself with its parent.
         let request = DependencyStore(parent: app)
-        let holding = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let released = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            app.registry.withLock { _ in
-                holding.signal()
-                _ = release.wait(timeout: .now() + testDeadline)
-            }
-            released.signal()
-        }
-        holding.wait(for: "the app's lock")
         let resolved = Recorded<AppRepository?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            resolved.set(request.resolve(AppRepository.self))
-            done.signal()
-        }
         // Without the shared instances, the resolve waits for the lock until it is released.
-        let inTime = done.wait(timeout: .now() + 5) == .success
-        release.signal()
-        released.wait(for: "the lock's release")
-        if !inTime { done.wait(for: "the resolve, once the lock was released") }
+        let inTime = finishesWhileAnotherThreadHoldsTheLock(of: app) {
+            resolved.set(request.resolve(AppRepository.self))
+        }
         #expect(inTime, "the resolve waited for the app's lock")
         #expect(resolved.value === first)
     }
@@ -58,29 +70,12 @@ private final class AppRepository: Sendable {
         let first = DependencyStore(parent: app).resolve(AppRepository.self)
         #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first)
         let request = DependencyStore(parent: app)
-        let holding = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let released = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            app.registry.withLock { _ in
-                holding.signal()
-                _ = release.wait(timeout: .now() + testDeadline)
-            }
-            released.signal()
-        }
-        holding.wait(for: "the app's lock")
         let resolved = Recorded<(Int, String, AppRepository)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
+        let inTime = finishesWhileAnotherThreadHoldsTheLock(of: app) {
             request.provide(42, for: Int.self)
             request.provide("ada", for: String.self)
             resolved.set((request.resolve(Int.self), request.resolve(String.self), request.resolve(AppRepository.self)))
-            done.signal()
         }
-        let inTime = done.wait(timeout: .now() + 5) == .success
-        release.signal()
-        released.wait(for: "the lock's release")
-        if !inTime { done.wait(for: "the request, once the lock was released") }
         #expect(inTime, "providing the request's values waited for the app's lock")
         #expect(resolved.value?.0 == 42)
         #expect(resolved.value?.1 == "ada")
