@@ -179,8 +179,8 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
             return Pong(nil)
         }
         _ = store.resolve(Ping.self)
-        guard case .cycle(let chain, let acrossTasks, _, let cycleStore, let decorators) = errors.value.first?.diagnosis
-        else {
+        let diagnosis = errors.value.first?.diagnosis
+        guard case .cycle(let chain, let acrossTasks, _, let cycleStore, let decorators, _) = diagnosis else {
             Issue.record("not a cycle: \(errors.value)")
             return
         }
@@ -204,7 +204,7 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
             return ping
         }
         _ = decorated.resolve(Ping.self)
-        guard case .cycle(_, _, _, _, let decorators) = errors.value.first?.diagnosis else {
+        guard case .cycle(_, _, _, _, let decorators, _) = errors.value.first?.diagnosis else {
             Issue.record("not a cycle: \(errors.value)")
             return
         }

@@ -240,6 +240,8 @@ final class OpenPanel {}
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("DependencyStore: dependency cycle"))
+        #expect(stderr.contains("builds one value at a time, so its factory cannot ask it for another value either"))
+        #expect(stderr.contains("To fix: resolve what the other value needs from a registration of its own"))
     }
 
     @Test func aFactoryWithoutArgumentsTraps() async throws {

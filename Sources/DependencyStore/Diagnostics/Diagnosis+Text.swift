@@ -12,7 +12,20 @@ extension Diagnosis {
         switch self {
         case .missingRegistration(let request, let missing):
             return Self.lines(request, missing)
-        case .cycle(let chain, let acrossTasks, let requester, let store, let decorators):
+        case .cycle(let chain, let acrossTasks, let requester, let store, let decorators, let perArgumentCache):
+            if perArgumentCache {
+                return [
+                    "DependencyStore: dependency cycle: \(chain.joined(separator: " -> "))",
+                    "",
+                    "  '\(chain.last!)' was asked for while it was still being built. Its cache per argument value",
+                    "  (cachedPerArgument()) builds one value at a time, so its factory cannot ask it for another value either.",
+                    "  Closed by: \(Self.describe(requester))",
+                    "  Store: \(Self.describe(store))",
+                    "",
+                    "  To fix: resolve what the other value needs from a registration of its own (the parent folder's model",
+                    "  under a name, say), or pass the instance for the other value in as an argument.",
+                ]
+            }
             return [
                 "DependencyStore: dependency cycle\(acrossTasks ? " across tasks" : ""): \(chain.joined(separator: " -> "))",
                 "",

@@ -16,7 +16,12 @@ indirect enum Diagnosis: Sendable {
     /// or, when `acrossTasks`, by tasks that await one another's builds. `chain` starts and ends
     /// with the same registration; `decorators`: where the decorators on the chain were added,
     /// which run while their instance is still being built.
-    case cycle(chain: [String], acrossTasks: Bool, closedBy: Requester, store: Store, decorators: [SourceLocation])
+    /// `perArgumentCache`: the registration closing it keeps one instance per argument value
+    /// (`cachedPerArgument()`), whose builds take one gate, so asking it for another value is a
+    /// cycle too.
+    case cycle(
+        chain: [String], acrossTasks: Bool, closedBy: Requester, store: Store, decorators: [SourceLocation],
+        perArgumentCache: Bool = false)
     /// Threads, this one first, each about to wait for what the next one builds, the last for
     /// what this one builds.
     case crossThreadCycle([WaitingThread], closedBy: Requester)

@@ -44,7 +44,8 @@ extension DependencyStore {
         return ResolutionError(
             .cycle(
                 chain: (building + [registration]).map(Diagnostics.label(of:)), acrossTasks: false, closedBy: requester,
-                store: facts(), decorators: stack.decorators.filter { ids.contains($0.registration) }.map(\.location)))
+                store: facts(), decorators: stack.decorators.filter { ids.contains($0.registration) }.map(\.location),
+                perArgumentCache: building.count == 1 && registration.cachesPerArgument()))
     }
 
     /// The diagnostic for a thread that was about to wait for an instance (or an injected

@@ -73,7 +73,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
         switch diagnosis {
         case .missingRegistration(let request, _):
             (kind, typeName, chain) = (.notRegistered, request.requested, request.chain)
-        case .cycle(let chain, _, _, _, _):
+        case .cycle(let chain, _, _, _, _, _):
             (kind, typeName, self.chain) = (.cycle, chain.last!, chain)
         case .crossThreadCycle(let threads, _):
             // What this thread builds is what the last thread waits for.

@@ -150,6 +150,12 @@ class AnyRegistration {
         nil
     }
 
+    /// Whether it keeps one instance per argument value, as `cachedPerArgument()` said.
+    /// `Registration<T>` answers.
+    func cachesPerArgument() -> Bool {
+        false
+    }
+
     /// Whether a resolve that passes `given` may run this registration's factory: as many values
     /// as it takes, each of which casts to its type. The count comes first because the cast alone
     /// cannot tell them apart: two values travel as a tuple, so they cast to a factory that takes
@@ -284,6 +290,10 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
 
     override func cacheLifetime() -> TimeInterval? {
         keptOptions?.withLock { $0.caching?.lifetime }
+    }
+
+    override func cachesPerArgument() -> Bool {
+        keptOptions?.withLock { $0.caching?.perArgument } ?? false
     }
 
     override func closeAction(for kept: AnyObject) -> CloseAction? {
