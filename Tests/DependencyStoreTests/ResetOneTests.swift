@@ -88,6 +88,8 @@ final class ProfileCache: Closable, Sendable {
         #expect(stderr.contains("DependencyStore: reset(RevokedToken.self) found no registration to reset."))
         #expect(stderr.contains("'RevokedToken' is registered under: \"backup\""))
         #expect(stderr.contains("Registered, and close to what was asked for:\n    - "))
+        #expect(stderr.contains("Reset it as it was registered: reset(RevokedToken?.self)."), "\(stderr)")
+        #expect(!stderr.contains("or ask for the optional"), "a resolve's advice")
     }
 
     @Test func aRegistrationWhoseScopeKeepsNothingTraps() async throws {

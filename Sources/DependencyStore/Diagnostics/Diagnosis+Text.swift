@@ -232,7 +232,7 @@ extension Diagnosis {
             }
             if !closeMatches.isEmpty {
                 lines.append("  Registered, and close to what was asked for:")
-                lines += closeMatches.map { "    - \(Self.sentence($0, requested: type))" }
+                lines += closeMatches.map { "    - \(Self.sentence($0, requested: type, resetting: true))" }
             }
             return lines + [
                 "",
@@ -491,9 +491,23 @@ extension Diagnosis {
         return lines
     }
 
-    /// One "close to what was asked for" line: the candidate, and what to do about it.
-    private static func sentence(_ match: CloseMatch, requested: String) -> String {
+    /// One "close to what was asked for" line: the candidate, and what to do about it; for a
+    /// `reset(_:name:)` (`resetting`) rather than a resolve, what to reset instead.
+    private static func sentence(_ match: CloseMatch, requested: String, resetting: Bool = false) -> String {
         let candidate = "'\(match.candidate)' (registered at \(match.registeredAt))"
+        if resetting {
+            return switch match.kind {
+            case .optionalRegistered:
+                "\(candidate) is registered: an Optional is a different type from what it wraps. "
+                    + "Reset it as it was registered: reset(\(requested)?.self)."
+            case .sameShortName:
+                "\(candidate) has the same name but is a different type (another module or enclosing type). "
+                    + "Check which module's '\(requested)' the registration and the reset refer to."
+            case .similarName:
+                "\(candidate) has a similar name. A reset finds only the exact type a registration was made for: "
+                    + "reset(\(match.candidateShortName).self) if that is the one."
+            }
+        }
         return switch match.kind {
         case .optionalRegistered:
             "\(candidate) is registered: an Optional is a different type from what it wraps. "
