@@ -14,14 +14,10 @@ func thrownError<E: Error, R>(
 ) -> E? {
     do {
         _ = try body()
-    } catch let error as E {
-        return error
+        return expected(E.self, from: nil, at: sourceLocation)
     } catch {
-        Issue.record(error, "expected an error of type \(E.self), got another", sourceLocation: sourceLocation)
-        return nil
+        return expected(E.self, from: error, at: sourceLocation)
     }
-    Issue.record("expected an error of type \(E.self), but nothing was thrown", sourceLocation: sourceLocation)
-    return nil
 }
 
 /// `thrownError(_:sourceLocation:_:)` for a body that awaits.
@@ -30,12 +26,20 @@ func thrownError<E: Error, R>(
 ) async -> E? {
     do {
         _ = try await body()
-    } catch let error as E {
-        return error
+        return expected(E.self, from: nil, at: sourceLocation)
     } catch {
-        Issue.record(error, "expected an error of type \(E.self), got another", sourceLocation: sourceLocation)
+        return expected(E.self, from: error, at: sourceLocation)
+    }
+}
+
+/// `error` as an `E`, what both forms return; records an issue when it is `nil` (nothing was
+/// thrown) or of another type.
+private func expected<E: Error>(_ type: E.Type, from error: (any Error)?, at sourceLocation: SourceLocation) -> E? {
+    guard let error else {
+        Issue.record("expected an error of type \(E.self), but nothing was thrown", sourceLocation: sourceLocation)
         return nil
     }
-    Issue.record("expected an error of type \(E.self), but nothing was thrown", sourceLocation: sourceLocation)
+    if let error = error as? E { return error }
+    Issue.record(error, "expected an error of type \(E.self), got another", sourceLocation: sourceLocation)
     return nil
 }

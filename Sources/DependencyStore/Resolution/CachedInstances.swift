@@ -70,16 +70,12 @@ final class CachedInstances {
         for key: CacheKey, now: Reading?, lifetime: TimeInterval?, of registration: AnyRegistration,
         expired: inout [DiscardedInstance]
     ) -> AnyObject? {
-        guard var entry = entries[key] else { return nil }
-        if let lifetime, Self.hasExpired(entry, at: now, lifetime: lifetime) {
-            entries[key] = nil
+        if let fresh = freshInstance(for: key, now: now, lifetime: lifetime) { return fresh }
+        // None, or one that has expired: that one is taken out.
+        if let entry = entries.removeValue(forKey: key) {
             expired.append(DiscardedInstance(registration: registration, box: entry.box, sequence: entry.sequence))
-            return nil
         }
-        uses &+= 1
-        entry.lastUse = uses
-        entries[key] = entry
-        return entry.box
+        return nil
     }
 
     /// The instance kept for `key` if it has not expired at `now`, marked used; `nil`, taking

@@ -43,11 +43,17 @@ extension DependencyStore {
         registry.withLock { registry in
             registry.discardKept(matching: { $0.scope == scope }, into: &released)
         }
+        return closeReset(released, because: "reset(\(scope))")
+    }
+
+    /// Closes what a reset took out of the slots under the lock, and returns how many instances
+    /// that was. They are released here, with the lock dropped: an instance's deinit may resolve
+    /// from this store.
+    private func closeReset(_ released: consuming [DiscardedInstance], because trigger: String) -> Int {
         let discarded = released.count
         let closes = released.closes()
-        // Released here, with the lock dropped: an instance's deinit may resolve from this store.
-        released = []
-        close(closes, because: "reset(\(scope))")
+        _ = consume released
+        close(closes, because: trigger)
         return discarded
     }
 
@@ -134,11 +140,6 @@ extension DependencyStore {
                 entry.slot.discard(of: entry.registration, into: &released)
             }
         }
-        let discarded = released.count
-        let closes = released.closes()
-        // Released here, with the lock dropped: an instance's deinit may resolve from this store.
-        released = []
-        close(closes, because: call)
-        return discarded
+        return closeReset(released, because: call)
     }
 }
