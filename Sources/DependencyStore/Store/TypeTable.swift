@@ -119,8 +119,12 @@ final class TypeTableStorage: ManagedBuffer<TypeTableHeader, TypeTableEntry> {
     }
 
     deinit {
+        // Entry by entry rather than `deinitialize(count:)`, which goes through the runtime's
+        // generic array destroy: a store per request's table of two values ends here.
         withUnsafeMutablePointers { header, entries in
-            _ = entries.deinitialize(count: header.pointee.capacity)
+            for index in 0..<header.pointee.capacity where entries[index].key != 0 {
+                entries[index].value = nil
+            }
         }
     }
 

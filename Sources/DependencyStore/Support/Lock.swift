@@ -32,9 +32,13 @@ struct Lock<State>: @unchecked Sendable {
 
     /// A lock over `initialState`, with `extraWords` words of zeroed memory after its mutex for
     /// its owner (`StoreCore` keeps counters there that are read without the lock).
-    init(_ initialState: State, extraWords: Int = 0) {
+    ///
+    /// The state is made where it is kept: taken as a value, it would be copied into the storage
+    /// and the original destroyed, which for a store's registry is about 250 instructions of a
+    /// store's creation.
+    init(_ initialState: @autoclosure () -> State, extraWords: Int = 0) {
         let buffer = LockStorage<State>.create(minimumCapacity: LockStorage<State>.mutexWords + extraWords) { _ in
-            initialState
+            initialState()
         }
         storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
         storage.withUnsafeMutablePointerToElements { words in
