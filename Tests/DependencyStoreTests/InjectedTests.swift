@@ -73,6 +73,29 @@ import Testing
         #expect(seen.distinctValuesPerRound.allSatisfy { $0 == 1 })
     }
 
+    /// The gate's waiters: a factory that takes 2 ms keeps the gate held while 15 other threads
+    /// arrive, so they park (see `RawGate`) and are woken when it is left. A gate that let a
+    /// second thread in builds twice; one that lost a wake-up leaves a round past its deadline.
+    @Test func threadsThatWaitAtAPropertysGateAreAllWokenWithTheOneValue() {
+        let store = DependencyStore()
+        let built = Counter()
+        store.register(Token.self) { _ in
+            built.increment()
+            usleep(2_000)
+            return SessionToken()
+        }
+        let rounds = 40
+        let holders = store.execute { (0..<rounds).map { _ in TokenHolder() } }
+        let seen = SeenValues()
+
+        onManyThreads(threads: 16, rounds: rounds) { round, _ in
+            seen.insert(round: round, ObjectIdentifier(holders[round].token))
+        }
+
+        #expect(built.value == rounds)
+        #expect(seen.distinctValuesPerRound.allSatisfy { $0 == 1 })
+    }
+
     @MainActor @Test func worksInASendableStructAnActorAndAMainActorClass() async {
         let store = DependencyStore()
         store.register(SendableClock(now: 5), for: SendableClockType.self)

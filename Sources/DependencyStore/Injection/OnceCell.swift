@@ -4,7 +4,7 @@ internal import DependencyStoreAtomics
 /// holds and what its first read resolves with, all in one allocation: how an injected property
 /// (``Injected``, ``OptionalInjected``, and so `Lazy`) keeps its value.
 ///
-/// The allocation is a `OnceStorage`: its header holds the gate (owner, published, mutex; see
+/// The allocation is a `OnceStorage`: its header holds the gate (owner and published words; see
 /// `RawGate`) first, then the binding, name and requester of the first read; the value follows,
 /// inline, as the buffer's one element. The value is initialised in place and its address
 /// published with a release store; a reader that loads the address with acquire sees the whole
@@ -37,6 +37,10 @@ struct OnceCell<Value> {
     var header: UnsafeMutablePointer<OnceHeader> {
         storage.withUnsafeMutablePointerToHeader { $0 }
     }
+
+    /// The store the first read resolves from, before it has: what verification records the
+    /// property's edge in.
+    var bindingStore: DependencyStore { header.pointee.binding.store }
 
     /// The name the property resolves by.
     var name: String? { header.pointee.name }
@@ -71,7 +75,7 @@ struct OnceCell<Value> {
 /// not move: the buffer's header does not, for as long as the buffer lives.
 struct OnceHeader {
     /// The gate's memory (see `RawGate`): initialised in place once the buffer exists.
-    var gateMemory: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, PlatformMutex)
+    var gateMemory: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
     /// What the first read resolves from; read and cleared only inside the gate.
     var binding: InjectedBinding
     let name: String?
@@ -80,7 +84,7 @@ struct OnceHeader {
     let valueType: Any.Type
 
     init(binding: InjectedBinding, name: String?, requester: Requester, valueType: Any.Type) {
-        gateMemory = (nil, nil, PlatformMutex())
+        gateMemory = (nil, nil)
         self.binding = binding
         self.name = name
         self.requester = requester
@@ -100,7 +104,6 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
             if let value = gate.publishedCell.pointee {
                 destroyValue(of: header.pointee.valueType, at: value)
             }
-            gate.destroy()
         }
         // The header itself is destroyed by `ManagedBuffer`.
     }

@@ -1,37 +1,44 @@
 internal import DependencyStoreAtomics
+import Foundation
 
-/// The memory of a gate, seen through a pointer: the owner word, a published word (used by
-/// `OnceCell`), then the platform mutex, in raw memory of its own that never moves. Raw, so an
-/// injected property can keep its gate and its value in one allocation.
+/// The memory of a gate, seen through a pointer: the owner word, then a published word (used by
+/// `OnceCell`), in raw memory of its own that never moves. Raw, so an injected property can keep
+/// its gate and its value in one allocation.
 ///
-/// Layout: [0] owner (release/acquire), [8] published (release/acquire), [16] mutex.
+/// Layout: [0] owner, [8] published (release/acquire).
+///
+/// The owner word is the gate: the address of the holder's resolution stack, or 0 when nobody is
+/// inside, with its lowest bit set while some thread waits (the addresses are aligned, so the bit
+/// is free). A thread enters with one compare-and-swap from 0 to its address, and leaves with
+/// one exchange back to 0; only when the exchange finds the bit set does it wake the waiters.
+/// A gate has no mutex of its own: a thread that must wait parks on `GateParking`, one condition
+/// shared by every gate, since waiting is rare (two threads reading one property for the first
+/// time at once, or a cached instance being built) and short.
+///
+/// Why no wake is lost: a waiter sets the bit, checking that the owner is still there, while it
+/// holds the parking lock, and keeps that lock until it sleeps on the condition; a holder that
+/// finds the bit when it leaves takes the parking lock before it wakes anyone, so it wakes the
+/// waiter after the waiter sleeps. Had the holder left first, the waiter's compare-and-swap would
+/// fail, and it would find the gate free. Every woken waiter looks again, and sets the bit again
+/// if another got in first. The protocol is also written down in Docs/ThreadSafety.md.
 @usableFromInline
 struct RawGate {
     @usableFromInline let base: UnsafeMutableRawPointer
 
-    static let mutexOffset = 2 * MemoryLayout<UnsafeMutableRawPointer?>.stride
-    static let headerSize = mutexOffset + MemoryLayout<PlatformMutex>.stride
+    static let headerSize = 2 * MemoryLayout<UnsafeMutableRawPointer?>.stride
+
+    /// The owner word's bit that says a thread waits.
+    private static let waitersBit: UInt = 1
 
     /// Initialises a gate in `base`, which must hold `headerSize` bytes aligned to 8.
     init(initializingAt base: UnsafeMutableRawPointer) {
         self.base = base
         base.initializeMemory(as: UnsafeMutableRawPointer?.self, repeating: nil, count: 2)
-        mutex.initializeMutex()
     }
 
     /// The gate already initialised in `base`.
     init(existingAt base: UnsafeMutableRawPointer) {
         self.base = base
-    }
-
-    /// Destroys the mutex; the caller frees the memory.
-    func destroy() {
-        mutex.destroyMutex()
-    }
-
-    @inline(__always)
-    private var mutex: UnsafeMutablePointer<PlatformMutex> {
-        (base + Self.mutexOffset).assumingMemoryBound(to: PlatformMutex.self)
     }
 
     @inline(__always)
@@ -54,7 +61,8 @@ struct RawGate {
     /// The thread inside (by the address of its resolution stack), if any.
     @inline(__always)
     var owner: UnsafeMutableRawPointer? {
-        dependency_store_load_acquire(ownerCell)
+        let word = UInt(bitPattern: dependency_store_load_acquire(ownerCell))
+        return UnsafeMutableRawPointer(bitPattern: word & ~Self.waitersBit)
     }
 
     /// Whether the thread of `stack` is inside.
@@ -64,23 +72,64 @@ struct RawGate {
     }
 
     /// See `Gate.enter`.
+    @inline(__always)
     func enter(on stack: ResolutionStack, waitingFor subject: @autoclosure () -> WaitSubject) -> Gate.Refusal? {
-        if !mutex.tryLockMutex() {
-            let waiter = WaitGraph.Waiter(target: .gate(self), subject: subject(), chain: stack.registrations())
-            let refusal = WaitGraph.beginWait(
-                of: stack.identity, as: waiter, isVerificationWorker: stack.verificationWorker != nil)
-            if let refusal { return refusal }
-            mutex.lockMutex()
-            WaitGraph.endWait(of: stack.identity, for: .gate(self))
+        if _fastPath(dependency_store_compare_exchange(ownerCell, nil, stack.identity)) { return nil }
+        return enterWaiting(on: stack, subject: subject())
+    }
+
+    /// `enter`, when another thread is inside: registers the wait (or refuses one that could never
+    /// end), then parks until this thread gets in.
+    @inline(never)
+    private func enterWaiting(on stack: ResolutionStack, subject: WaitSubject) -> Gate.Refusal? {
+        let waiter = WaitGraph.Waiter(target: .gate(self), subject: subject, chain: stack.registrations())
+        if let refusal = WaitGraph.beginWait(
+            of: stack.identity, as: waiter, isVerificationWorker: stack.verificationWorker != nil)
+        {
+            return refusal
         }
-        dependency_store_store_release(ownerCell, stack.identity)
+        let me = stack.identity
+        GateParking.condition.lock()
+        while true {
+            let word = dependency_store_load_acquire(ownerCell)
+            if word == nil {
+                if dependency_store_compare_exchange(ownerCell, nil, me) { break }
+                continue
+            }
+            let bits = UInt(bitPattern: word)
+            if bits & Self.waitersBit == 0 {
+                let marked = UnsafeMutableRawPointer(bitPattern: bits | Self.waitersBit)
+                // The holder left, or another waiter marked it, meanwhile: look again.
+                if !dependency_store_compare_exchange(ownerCell, word, marked) { continue }
+            }
+            GateParking.condition.wait()
+        }
+        GateParking.condition.unlock()
+        WaitGraph.endWait(of: me, for: .gate(self))
         return nil
     }
 
-    /// Leaves the gate entered with `enter`.
+    /// Leaves the gate entered with `enter`, waking the threads that wait for it, if any.
+    @inline(__always)
     func leave() {
-        dependency_store_store_release(ownerCell, nil)
-        mutex.unlockMutex()
+        let word = dependency_store_exchange_release(ownerCell, nil)
+        if _slowPath(UInt(bitPattern: word) & Self.waitersBit != 0) {
+            GateParking.wakeAll()
+        }
+    }
+}
+
+/// Where a thread waits for a gate another thread holds (see `RawGate`): one condition for every
+/// gate of the process.
+enum GateParking {
+    static let condition = NSCondition()
+
+    /// Wakes every waiting thread: each looks at its own gate again.
+    @inline(never)
+    static func wakeAll() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
     }
 }
 
@@ -88,8 +137,7 @@ struct RawGate {
 ///
 /// It knows which thread holds it, so that a thread about to wait can find out, through
 /// `WaitGraph`, whether the holder is (directly or through others) waiting for it. Only a thread
-/// that is about to block pays for that: an uncontended `enter` is one `tryLock` and one atomic
-/// store.
+/// that is about to block pays for that: an uncontended `enter` is one compare-and-swap.
 final class Gate {
     let raw: RawGate
 
@@ -98,7 +146,6 @@ final class Gate {
     }
 
     deinit {
-        raw.destroy()
         raw.base.deallocate()
     }
 

@@ -9,6 +9,7 @@
 #ifndef DEPENDENCY_STORE_ATOMICS_H
 #define DEPENDENCY_STORE_ATOMICS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "DependencyStoreEscape.h"
@@ -29,6 +30,21 @@ void *_Nullable dependency_store_load_seq_cst(void *_Nullable *_Nonnull address)
 
 /// Writes `value` to `*address` and returns what was there, sequentially consistent.
 void *_Nullable dependency_store_exchange(void *_Nullable *_Nonnull address, void *_Nullable value);
+
+/// Writes `desired` to `*address` if it holds `expected`, with acquire ordering when it does:
+/// how a thread takes a gate (see Sources/DependencyStore/Resolution/Gate.swift). Inline, as it is
+/// on the path of every first read of an injected property.
+static inline bool dependency_store_compare_exchange(
+    void *_Nullable *_Nonnull address, void *_Nullable expected, void *_Nullable desired) {
+    return __atomic_compare_exchange_n(address, &expected, desired, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+/// Writes `value` to `*address` and returns what was there, with release ordering: how a thread
+/// leaves a gate. Inline, for the same reason.
+static inline void *_Nullable dependency_store_exchange_release(
+    void *_Nullable *_Nonnull address, void *_Nullable value) {
+    return __atomic_exchange_n(address, value, __ATOMIC_RELEASE);
+}
 
 /// Reads `*address` with no ordering: for a count whose exact moment does not matter. Inline, as
 /// it is on the path of every build; a relaxed load is an ordinary load on the platforms Swift
