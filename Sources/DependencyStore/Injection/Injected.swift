@@ -58,15 +58,20 @@ public struct Injected<T> {
     ///   - line: The line of the declaration. Leave the default.
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
         self.init(
-            boundTo: DependencyStore.shared, name: name,
+            binding: .forPropertyBeingCreated(), name: name,
             requester: .injectedProperty(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Binds to `store`, for `requester`: how `Lazy` handles resolve exactly as a property does.
     init(boundTo store: DependencyStore, name: String?, requester: Requester) {
-        cell = OnceCell(binding: InjectedBinding(store), name: name, requester: requester)
-        if let verifier = store.verifier {
-            verifier.declared(T.self, name: name, optional: false, in: store, at: requester.location)
+        self.init(binding: InjectedBinding(store), name: name, requester: requester)
+    }
+
+    private init(binding: consuming InjectedBinding, name: String?, requester: Requester) {
+        let verifier = binding.verifier
+        cell = OnceCell(binding: binding, name: name, requester: requester)
+        if let verifier {
+            verifier.declared(T.self, name: name, optional: false, in: cell.bindingStore, at: requester.location)
         }
     }
 

@@ -38,11 +38,12 @@ public struct OptionalInjected<T> {
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-        let store = DependencyStore.shared
+        let binding = InjectedBinding.forPropertyBeingCreated()
+        let verifier = binding.verifier
         let declaration = SourceLocation(fileID: fileID, line: line)
-        cell = OnceCell(binding: InjectedBinding(store), name: name, requester: .injectedProperty(declaration))
-        if let verifier = store.verifier {
-            verifier.declared(T.self, name: name, optional: true, in: store, at: declaration)
+        cell = OnceCell(binding: binding, name: name, requester: .injectedProperty(declaration))
+        if let verifier {
+            verifier.declared(T.self, name: name, optional: true, in: cell.bindingStore, at: declaration)
         }
     }
 

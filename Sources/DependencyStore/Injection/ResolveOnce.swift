@@ -27,6 +27,31 @@ enum InjectedBinding {
         }
     }
 
+    /// The binding of a property being created now: to ``DependencyStore/shared``, by the rule
+    /// above. One look at the thread's stack answers both what `shared` is and whether that store
+    /// is building an instance it keeps, where `InjectedBinding(.shared)` would look twice.
+    static func forPropertyBeingCreated() -> InjectedBinding {
+        let binding = ResolutionStack.withCurrentIfCreated { stack -> InjectedBinding? in
+            // A factory or a synchronous `execute` running on this thread: `shared` is its store.
+            // Unretained until the binding takes it: its frame holds it.
+            guard let stack, let store = stack.currentStoreUnretained else { return nil }
+            let keeps = store._withUnsafeGuaranteedRef { stack.isBuildingKeptInstance(in: $0.core) }
+            guard keeps else { return .store(store.takeUnretainedValue()) }
+            return store._withUnsafeGuaranteedRef { .core(stack.propertyOrigin(in: $0.core)) }
+        }
+        if let binding { return binding }
+        return .store(DependencyStore.current ?? DependencyStore.root)
+    }
+
+    /// The verification copy the property was created in, if it was: what records its edge.
+    var verifier: Verifier? {
+        switch self {
+        case .store(let store): store.verifier
+        case .core(let origin): origin.core.verifier
+        case .resolved: nil
+        }
+    }
+
     /// The store to resolve from; only called before the first read has resolved.
     var store: DependencyStore {
         switch self {

@@ -47,6 +47,17 @@ final class ResolutionStack {
 
         /// Whether this frame builds a registration (and was not pushed by `execute`).
         var isBuild: Bool { registrationPointer != nil }
+
+        /// Whether this frame builds an instance that `core`'s store keeps (`.cached`), told
+        /// without retaining anything: what a property created now asks of each frame.
+        @inline(__always)
+        func buildsKeptInstance(in core: StoreCore) -> Bool {
+            guard let registrationPointer else { return false }
+            let isKept = Unmanaged<AnyRegistration>.fromOpaque(registrationPointer)._withUnsafeGuaranteedRef {
+                $0.lifetime == .cached
+            }
+            return isKept && Unmanaged.passUnretained(store)._withUnsafeGuaranteedRef { $0.core === core }
+        }
     }
 
     // Only the stack's own thread touches it, and never with two overlapping accesses, so the
@@ -383,7 +394,12 @@ final class ResolutionStack {
     /// of (`.singleton`, a custom scope), anywhere on its chain: what it creates may end up in
     /// that instance.
     func isBuildingKeptInstance(in core: StoreCore) -> Bool {
-        frames.contains { $0.registration?.lifetime == .cached && $0.store.core === core }
+        var index = frameCount
+        while index > 0 {
+            index -= 1
+            if frameStorage[index].buildsKeptInstance(in: core) { return true }
+        }
+        return false
     }
 
     /// The build that `isBuildingKeptInstance(in: core)` found: the innermost registration on this
@@ -393,6 +409,11 @@ final class ResolutionStack {
     func propertyOrigin(in core: StoreCore) -> PropertyOrigin {
         let kept = frames.last { $0.registration?.lifetime == .cached && $0.store.core === core }!.registration!
         return PropertyOrigin(core: core, kept: kept, creator: frames.last(where: \.isBuild)?.registration ?? kept)
+    }
+
+    /// `currentStore`, unretained: valid while its frame is on the stack.
+    var currentStoreUnretained: Unmanaged<DependencyStore>? {
+        frameCount > 0 ? Unmanaged.passUnretained(frameStorage[frameCount - 1].store) : nil
     }
 
     /// The store of the innermost frame, if this thread is inside a factory or a sync `execute`.
