@@ -9,6 +9,11 @@ private final class AppRepository: Sendable {
     init(number: Int = 0) { self.number = number }
 }
 
+/// A request's handler with a property for the app-wide instance.
+private final class RepositoryHandler: @unchecked Sendable {
+    @Injected var repository: AppRepository
+}
+
 /// Runs `work` on a thread of its own while another thread holds `store`'s lock, and returns
 /// whether it finished within 5 seconds. It finishes anyway once the lock is released, which this
 /// waits for, so that no thread outlives the test.
@@ -80,6 +85,48 @@ private func finishesWhileAnotherThreadHoldsTheLock(
         #expect(resolved.value?.0 == 42)
         #expect(resolved.value?.1 == "ada")
         #expect(resolved.value?.2 === first, "and the request still shares the app's singleton")
+    }
+
+    /// The first read of a request's property for an app-wide singleton goes straight to what
+    /// the app publishes: the request store never registered the type (its filter says so) and
+    /// shares, so its own lock is not taken either.
+    @Test func aRequestsPropertyReadsAnAppSingletonWhileAnotherThreadHoldsTheRequestStoresLock() {
+        let app = app()
+        let first = DependencyStore(parent: app).resolve(AppRepository.self)
+        #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first)
+        let request = DependencyStore(parent: app)
+        request.provide(42, for: Int.self)
+        let handler = request.execute { RepositoryHandler() }
+        let resolved = Recorded<AppRepository?>(nil)
+        let inTime = finishesWhileAnotherThreadHoldsTheLock(of: request) {
+            resolved.set(handler.repository)
+        }
+        #expect(inTime, "the property's first read waited for the request store's lock")
+        #expect(resolved.value === first)
+    }
+
+    /// What the read above skips is only the look in the request store: a request store that
+    /// overrides the type, decorates it or has an observer reads its property as `resolve` does.
+    @Test func aRequestsPropertyReadsWhatTheRequestStoreResolvesWhenItStopsSharing() {
+        let app = app()
+        let shared = DependencyStore(parent: app).resolve(AppRepository.self)
+        #expect(DependencyStore(parent: app).resolve(AppRepository.self) === shared)
+
+        let overriding = DependencyStore(parent: app)
+        overriding.register(AppRepository(number: 7), for: AppRepository.self)
+        #expect(overriding.execute { RepositoryHandler() }.repository.number == 7)
+
+        let decorating = DependencyStore(parent: app)
+        decorating.decorate(AppRepository.self) { _, repository in AppRepository(number: repository.number + 1) }
+        #expect(decorating.execute { RepositoryHandler() }.repository.number == 1)
+
+        let observed = DependencyStore(parent: app)
+        let events = Recorded<[String]>([])
+        let observation = observed.observeResolves { event in events.update { $0.append("\(event.type)") } }
+        let read = observed.execute { RepositoryHandler() }.repository
+        #expect(events.value.contains { $0.contains("AppRepository") }, "the observer heard the property's read")
+        #expect(read !== shared, "a store with an observer keeps its own copy")
+        observation.cancel()
     }
 
     @Test func aResetOfTheAppReachesRequestStores() {

@@ -105,7 +105,7 @@ extension DependencyStore {
         let key = ObjectIdentifier(T.self)
         var discarded: [DiscardedInstance] = []
         let replaced: AnyRegistration? = registry.withLock { registry in
-            registry.stopsSharingAncestorsInstances()
+            core.stopsSharing(&registry)
             var elements = registry.contributions[key] ?? []
             var replaced: AnyRegistration?
             if let name = contribution.name, let index = elements.firstIndex(where: { $0.name == name }) {

@@ -84,7 +84,7 @@ extension DependencyStore {
             apply: { store, value in decorator(store, value as! T) })
         entry.completes = completes
         let added: Bool = registry.withLock { registry in
-            registry.stopsSharingAncestorsInstances()
+            core.stopsSharing(&registry)
             var entries = registry.decorators[ObjectIdentifier(T.self)] ?? []
             // The same call of an assembly applied again replaces its decorator rather than
             // wrapping every instance twice, as a registration made again replaces itself.

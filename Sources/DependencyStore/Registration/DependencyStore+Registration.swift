@@ -316,15 +316,15 @@ extension DependencyStore {
                     )
                 }
                 if registers {
-                    registry.withLock { $0.shadowsAncestors = true }
+                    registry.withLock { core.stopsSharing(&$0) }
                     break
                 }
                 ancestor = next
             }
         }
         if shadowing.descendants {
-            core.forEachDescendant(includingSelf: false) { _, registry in
-                if registry[key, name] != nil { registry.shadowsAncestors = true }
+            core.forEachDescendant(includingSelf: false) { descendant, registry in
+                if registry[key, name] != nil { descendant.stopsSharing(&registry) }
             }
         }
     }

@@ -476,6 +476,34 @@ extension DependencyStore {
             observed: miss.observed)
     }
 
+    /// The instance the parent publishes for `key` (see `SharedInstances`), when this store never
+    /// registered `key` (its `keyFilter` says so), shares its ancestors' instances and has no
+    /// observers (`mayShareWithoutObservers`): what the lookup of an unnamed `key` without
+    /// arguments would find after a miss in this store (`findInherited`), found without taking
+    /// this store's lock. What the first read of an injected property tries first, so that a
+    /// request's property for an app-wide singleton takes no lock; `resolve` itself does not,
+    /// since for a store without a parent (most resolves) the look would be pure cost.
+    ///
+    /// Both words are read with no lock: a registration, override, decorator or observer this
+    /// store gets meanwhile on another thread may or may not be seen, as with any change made
+    /// while a resolve runs; one made before, on this thread or one it synchronised with, is.
+    /// `nil` sends the read down the resolve's path.
+    @inline(__always)
+    func sharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
+        // A store without a parent pays this one test.
+        guard core.parent != nil else { return nil }
+        return parentsSharedInstanceSkippingOwnLock(key)
+    }
+
+    @inline(never)
+    private func parentsSharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
+        guard verifier == nil, core.mayShareWithoutObservers, !core.mayRegister(key) else { return nil }
+        // Borrowed: this store holds its parent.
+        return Unmanaged.passUnretained(core.parent.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+            $0.core.sharedInstance(key)
+        }
+    }
+
     /// Finds the registration in an ancestor. A cached scope's instance is the ancestor's, shared,
     /// when every store from this one to the ancestor shares its ancestors' instances (`shares`
     /// says whether this one does) and no build of it ever resolved a value only a store layered
@@ -827,16 +855,5 @@ extension DependencyStore {
         if let options, options.mayBeNil, isNil(value) { return value }
         _ = try keep(value, of: registration, in: slot, builtIn: generation, finishing: nil, requester: requester)
         return value
-    }
-}
-
-extension StoreCore.Registry {
-    /// Records that this store now changes what its ancestors' factories would build (it got a
-    /// decorator, a contribution or an observer): from now on it builds and keeps its own copies
-    /// of their cached instances, as a store that overrides something does, even after what made
-    /// the change is removed. Its copies stay the ones it hands out, as a kept instance stays
-    /// until its own registration changes or a reset discards it. Call with the store's lock.
-    mutating func stopsSharingAncestorsInstances() {
-        shadowsAncestors = true
     }
 }

@@ -39,9 +39,14 @@ extension InjectedBinding {
     func resolve<T>(_ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester) -> T {
         switch self {
         case .store(let store):
-            store.resolve(type, name: name, arguments: arguments, requester: requester)
+            if name == nil, case .none = arguments,
+                let box = store.sharedInstanceSkippingOwnLock(ObjectIdentifier(type))
+            {
+                return box.value(as: T.self)
+            }
+            return store.resolve(type, name: name, arguments: arguments, requester: requester)
         case .core(let origin):
-            Self.resolve(type, name: name, arguments: arguments, requester: requester, createdBy: origin)
+            return Self.resolve(type, name: name, arguments: arguments, requester: requester, createdBy: origin)
         case .resolved:
             preconditionFailure("DependencyStore: an injected property resolved twice")
         }

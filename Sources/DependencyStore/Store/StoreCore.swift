@@ -13,7 +13,7 @@ internal import DependencyStoreAtomics
 /// core keeps nothing from then on. What is left is freed with the last property that holds it.
 final class StoreCore {
     /// Everything the store knows, behind its one lock.
-    let registry = Lock(Registry(), extraWords: 2 + StoreCore.keyFilterWords)
+    let registry = Lock(Registry(), extraWords: 3 + StoreCore.keyFilterWords)
     /// The store that resolves what this one does not register itself, if any.
     let parent: DependencyStore?
     /// Runs, one at a time and in order, the closes of instances this store let go of that could
@@ -60,6 +60,13 @@ final class StoreCore {
     /// other, as when both took the other's lock.
     let keyFilter: UnsafeMutablePointer<Int>
     static let keyFilterWords = 4
+    /// Nonzero once the store stopped sharing its ancestors' instances (`Registry.shadowsAncestors`
+    /// was set, by an override, a decorator, a contribution or an observer), never cleared: read
+    /// with no lock by a resolve through this store of a type it never registered
+    /// (`DependencyStore.lookUpSharedSkippingOwnLock`), which while it is zero can go straight to
+    /// what the parent publishes. Set under the registry's lock, with `shadowsAncestors`, through
+    /// `stopsSharing(_:)` only. In the same allocation as `stageCount`.
+    let stopsSharingWord: UnsafeMutablePointer<Int>
 
     init(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) {
         self.origin = origin
@@ -73,6 +80,25 @@ final class StoreCore {
         sharedInstancesCell = UnsafeMutableRawPointer(sharedInstancesBits).assumingMemoryBound(
             to: UnsafeMutableRawPointer?.self)
         keyFilter = stageCount + 2
+        stopsSharingWord = keyFilter + Self.keyFilterWords
+    }
+
+    /// Records that this store now changes what its ancestors' factories would build: it overrides
+    /// one of their registrations, or got a decorator, a contribution or an observer. From now on
+    /// it builds and keeps its own copies of their cached instances, even after what made the
+    /// change is removed. Its copies stay the ones it hands out, as a kept instance stays until
+    /// its own registration changes or a reset discards it. Call with the registry's lock held,
+    /// on this store's `registry`.
+    func stopsSharing(_ registry: inout Registry) {
+        registry.shadowsAncestors = true
+        dependency_store_or(stopsSharingWord, 1)
+    }
+
+    /// Whether the store may share its ancestors' instances and has no observers: `false` once
+    /// `stopsSharing` ran. A relaxed load, with no lock.
+    @inline(__always)
+    var mayShareWithoutObservers: Bool {
+        dependency_store_load_relaxed(stopsSharingWord) == 0
     }
 
     /// The word and bit of `key` in `keyFilter`: a multiplicative hash of the type's address.
@@ -111,9 +137,10 @@ final class StoreCore {
         var named: [NamedKey: AnyRegistration] = .init()
         /// Set when this store registers a type (and name) that an ancestor registers too, or an
         /// ancestor registers one this store already has, or when it first gets a decorator, a
-        /// contribution or an observer (`stopsSharingAncestorsInstances()`): from then on it never
-        /// shares an ancestor's instances (see `sharesAncestorsInstances`). Never cleared.
-        var shadowsAncestors = false
+        /// contribution or an observer: from then on it never shares an ancestor's instances (see
+        /// `sharesAncestorsInstances`). Never cleared. Set only by `StoreCore.stopsSharing(_:)`,
+        /// which mirrors it in a word read with no lock.
+        fileprivate(set) var shadowsAncestors = false
         /// Set when the store is released: from then on a cached scope builds for the one resolve
         /// that asks and keeps nothing, so nothing can tie the core to an instance again.
         var isClosed = false

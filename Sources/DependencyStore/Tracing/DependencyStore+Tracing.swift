@@ -44,7 +44,7 @@ extension DependencyStore {
         let store = description
         registry.withLock { registry in
             registry.observers = ResolveObservers.adding(observer, for: observation, to: registry.observers, of: store)
-            registry.stopsSharingAncestorsInstances()
+            core.stopsSharing(&registry)
             // A resolve through a layered store must report to the observer now, so it takes
             // the lock again rather than read what this store published (see `SharedInstances`).
             core.unshareAll()
