@@ -205,17 +205,7 @@ extension DependencyStore {
     @usableFromInline
     func add<T>(_ value: T, as kind: Registration<T>.Type, name: String?, fileID: StaticString, line: UInt) {
         // No entry: `provide` returns none, so it does not retain the store for one.
-        insert(
-            kind.init(
-                name: name,
-                scope: .unique,
-                location: SourceLocation(fileID: fileID, line: line),
-                arguments: nil,
-                // The value lives in this closure's context: one allocation besides the
-                // registration's.
-                build: { _, _ in value },
-                isProvided: true
-            ))
+        insert(kind.init(providing: value, name: name, location: SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Adds a registration of `factory`, made as `kind`: what `register(_:factory:)` does (see

@@ -138,6 +138,27 @@ class AnyRegistration {
         slot = lifetime.keepsInstances ? InstanceSlot() : nil
     }
 
+    /// A provided value's registration for `type` (see `Registration.init(providing:name:location:)`):
+    /// every field set as `init` sets it for `.unique`, no arguments, no isolation and the plain
+    /// role, without the switches and checks `init` makes on what it is given. A store per request
+    /// makes two of these per request.
+    init(providedType type: Any.Type, name: String?, location: SourceLocation) {
+        self.type = type
+        self.name = name
+        scope = .unique
+        lifetime = .unique
+        self.location = location
+        argumentTypes = nil
+        acceptsArguments = nil
+        slot = nil
+        isolation = .none
+        isPlain = true
+        isForward = false
+        role = .registration
+        assembly = AssemblyTag.current
+        isProvided = true
+    }
+
     /// How to close `kept`, an instance this registration built that a slot kept and has just let
     /// go of; `nil` when nothing closes it. `Registration<T>` answers.
     func closeAction(for kept: AnyObject) -> CloseAction? {
@@ -217,6 +238,17 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
             assembly: assembly,
             isProvided: isProvided
         )
+    }
+
+    /// The registration of a provided `value` (`provide(_:for:)`): its `build` hands the value out.
+    /// The same as `init(name:scope:location:arguments:build:isProvided:)` with `.unique` and
+    /// `isProvided`, made on a path of its own (see `AnyRegistration.init(providedType:)`).
+    init(providing value: T, name: String?, location: SourceLocation) {
+        // The value lives in this closure's context: one allocation besides the registration's.
+        build = { _, _ in value }
+        buildAsync = nil
+        keptOptions = nil
+        super.init(providedType: T.self, name: name, location: location)
     }
 
     /// The same registration with alternatives `choices` and `build`, sharing what its entry's
