@@ -91,7 +91,7 @@ public final class DependencyStore {
     ///   - fileID: Where the store is created; diagnostics name the store by it. Leave the default.
     ///   - line: The line where the store is created. Leave the default.
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
-        core = StoreCore(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: nil, verifier: nil)
+        core = StoreCore.make(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: nil, verifier: nil)
         registry = core.registry
         self.verifier = core.verifier
         stageCount = core.stageCount
@@ -124,7 +124,7 @@ public final class DependencyStore {
     ///   - fileID: Where the store is created; diagnostics name the store by it. Leave the default.
     ///   - line: The line where the store is created. Leave the default.
     public init(parent: DependencyStore, fileID: StaticString = #fileID, line: UInt = #line) {
-        core = StoreCore(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: parent, verifier: nil)
+        core = StoreCore.make(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: parent, verifier: nil)
         registry = core.registry
         self.verifier = core.verifier
         stageCount = core.stageCount
@@ -140,7 +140,7 @@ public final class DependencyStore {
     }
 
     init(origin: Origin, verifier: Verifier? = nil) {
-        core = StoreCore(origin: origin, parent: nil, verifier: verifier)
+        core = StoreCore.make(origin: origin, parent: nil, verifier: verifier)
         registry = core.registry
         self.verifier = core.verifier
         stageCount = core.stageCount
@@ -150,7 +150,7 @@ public final class DependencyStore {
     /// An empty store named after the test it is made for: what `DependencyStoreTestCase` makes,
     /// so that diagnostics name the user's test rather than the library's file.
     package init(forTest name: String) {
-        core = StoreCore(origin: .test(name), parent: nil, verifier: nil)
+        core = StoreCore.make(origin: .test(name), parent: nil, verifier: nil)
         registry = core.registry
         verifier = core.verifier
         stageCount = core.stageCount

@@ -11,11 +11,30 @@ internal import DependencyStoreAtomics
 /// only this core, and when the last user of the handle lets go, the handle *closes* the core:
 /// every kept instance is released (outside the lock, so their `deinit` may resolve), and the
 /// core keeps nothing from then on. What is left is freed with the last property that holds it.
-final class StoreCore {
+///
+/// The core is one allocation: it is the storage of its registry's lock (a `LockStorage`), whose
+/// state, the `Registry`, also holds what never changes (parent, name, verifier), and whose words
+/// after the mutex hold what is read without the lock (`stageCount` and those after it). So it
+/// has no stored property of its own: a buffer's `create` would not initialise one.
+final class StoreCore: LockStorage<StoreCore.Registry> {
+    /// Makes a core: with its handle, all a store allocates until it registers something.
+    static func make(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) -> StoreCore {
+        make(extraWords: 3 + keyFilterWords) { Registry(parent: parent, origin: origin, verifier: verifier) }
+    }
+
     /// Everything the store knows, behind its one lock.
-    let registry = Lock(Registry(), extraWords: 3 + StoreCore.keyFilterWords)
+    var registry: Lock<Registry> {
+        @inline(__always) get { Lock(storage: self) }
+    }
+
+    /// Reads a field of the registry that never changes after `make`, without the lock.
+    @inline(__always)
+    private func constant<Value>(_ read: (Registry) -> Value) -> Value {
+        withUnsafeMutablePointerToHeader { read($0.pointee) }
+    }
+
     /// The store that resolves what this one does not register itself, if any.
-    let parent: DependencyStore?
+    var parent: DependencyStore? { constant(\.parent) }
     /// Runs, one at a time and in order, the closes of instances this store let go of that could
     /// not run where it did (see `Closing/`). Made the first time the store closes something, so
     /// that a store that never does (most stores of a test or a request) does not allocate it.
@@ -28,9 +47,9 @@ final class StoreCore {
         }
     }
     /// What diagnostics call the store.
-    let origin: DependencyStore.Origin
+    var origin: DependencyStore.Origin { constant(\.origin) }
     /// Set on the throw-away copy `verify()` builds in, and only there.
-    let verifier: Verifier?
+    var verifier: Verifier? { constant(\.verifier) }
     // No reference back to the store: a weak one would give every store a side-table reference
     // count, and each retain and release of a store (every `execute`, most resolves) would take
     // the slow path, about 150 instructions. A property bound to the core resolves through a
@@ -39,13 +58,16 @@ final class StoreCore {
     /// The count of stages in scope (see `hasStagesInScope`): the decorators of this store and its
     /// ancestors, plus one on a verification copy. Outside the registry: a build reads it with no
     /// lock. Changed only through `adjustStagesInScope`.
-    let stageCount: UnsafeMutablePointer<Int>
+    var stageCount: UnsafeMutablePointer<Int> { extraWords }
     /// The address of the instances this store shares with layered stores, published for them to
     /// read without the lock (see `SharedInstances`), or `nil`; in the same allocation as
     /// `stageCount`. Changed only through `SharedInstances`' functions, under the registry's lock.
-    let sharedInstancesCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    var sharedInstancesCell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        // Only ever read and written by the C atomics, which take it as a pointer's storage.
+        UnsafeMutableRawPointer(sharedInstancesBits).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    }
     /// The same word as a number, for a relaxed read of whether anything is published.
-    let sharedInstancesBits: UnsafeMutablePointer<Int>
+    var sharedInstancesBits: UnsafeMutablePointer<Int> { extraWords + 1 }
     /// A filter of the types this store has ever registered (named or not): one bit per type's
     /// hash, set under the registry's lock when a registration goes in, never cleared. A clear bit
     /// says the store does not register the type, so a store layered over it that registers the
@@ -58,7 +80,7 @@ final class StoreCore {
     /// first, the layered store's lock orders the bit before its read, which sees it; if it comes
     /// after, the look sees the layered store's registration. Either way one of them sees the
     /// other, as when both took the other's lock.
-    let keyFilter: UnsafeMutablePointer<Int>
+    var keyFilter: UnsafeMutablePointer<Int> { extraWords + 2 }
     static let keyFilterWords = 4
     /// Nonzero once the store stopped sharing its ancestors' instances (`Registry.shadowsAncestors`
     /// was set, by an override, a decorator, a contribution or an observer), never cleared: read
@@ -66,22 +88,8 @@ final class StoreCore {
     /// (`DependencyStore.lookUpSharedSkippingOwnLock`), which while it is zero can go straight to
     /// what the parent publishes. Set under the registry's lock, with `shadowsAncestors`, through
     /// `stopsSharing(_:)` only. In the same allocation as `stageCount`.
-    let stopsSharingWord: UnsafeMutablePointer<Int>
+    var stopsSharingWord: UnsafeMutablePointer<Int> { extraWords + 2 + Self.keyFilterWords }
 
-    init(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) {
-        self.origin = origin
-        self.parent = parent
-        self.verifier = verifier
-        // Two words after the registry's mutex, in its allocation, zeroed, for as long as the
-        // registry (which every handle and every layered store's core holds) lives.
-        stageCount = registry.extraWords
-        sharedInstancesBits = stageCount + 1
-        // Only ever read and written by the C atomics, which take it as a pointer's storage.
-        sharedInstancesCell = UnsafeMutableRawPointer(sharedInstancesBits).assumingMemoryBound(
-            to: UnsafeMutableRawPointer?.self)
-        keyFilter = stageCount + 2
-        stopsSharingWord = keyFilter + Self.keyFilterWords
-    }
 
     /// Records that this store now changes what its ancestors' factories would build: it overrides
     /// one of their registrations, or got a decorator, a contribution or an observer. From now on
@@ -131,6 +139,20 @@ final class StoreCore {
     }
 
     struct Registry {
+        /// The store that resolves what this one does not register itself, if any: see
+        /// `StoreCore.parent`, which reads it without the lock, as it never changes.
+        let parent: DependencyStore?
+        /// What diagnostics call the store; never changes.
+        let origin: DependencyStore.Origin
+        /// Set on the throw-away copy `verify()` builds in, and only there; never changes.
+        let verifier: Verifier?
+
+        init(parent: DependencyStore?, origin: DependencyStore.Origin, verifier: Verifier?) {
+            self.parent = parent
+            self.origin = origin
+            self.verifier = verifier
+        }
+
         /// Registrations without a name, by `ObjectIdentifier` of the type they are for: the
         /// table the common resolve reads (see `TypeTable`).
         var unnamed = TypeTable<AnyRegistration>()
@@ -441,8 +463,6 @@ final class StoreCore {
         closeQueue.close(closes, as: store.closing(because: "the end of the store"))
     }
 }
-
-extension StoreCore: @unchecked Sendable {}
 
 /// A store's core, held weakly: what a `ResolveObservation` holds, which must not keep a store alive.
 struct WeakCore {

@@ -21,7 +21,9 @@ import Musl
 /// The state, the platform mutex and any words its owner asks for share one allocation (a
 /// `LockStorage`): the state is the buffer's header, the mutex and the words follow, at addresses
 /// that do not move for as long as the lock lives (a `pthread_mutex_t` stored inline in a Swift
-/// value may move). The lock itself is a reference to that storage; copies share it. Its
+/// value may move). The lock itself is a reference to that storage; copies share it. A store's
+/// core is the storage of its registry's lock (`StoreCore` subclasses `LockStorage`), so that a
+/// store's lock costs no allocation of its own. Its
 /// operations, at the end of this file, are the library's only mutex code: `RawGate` uses them
 /// too, for the mutex it keeps in the memory of an injected property.
 ///
@@ -37,14 +39,14 @@ struct Lock<State>: @unchecked Sendable {
     /// and the original destroyed, which for a store's registry is about 250 instructions of a
     /// store's creation.
     init(_ initialState: @autoclosure () -> State, extraWords: Int = 0) {
-        let buffer = LockStorage<State>.create(minimumCapacity: LockStorage<State>.mutexWords + extraWords) { _ in
-            initialState()
-        }
-        storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
-        storage.withUnsafeMutablePointerToElements { words in
-            (words + LockStorage<State>.mutexWords).initialize(repeating: 0, count: extraWords)
-            UnsafeMutableRawPointer(words).bindMemory(to: PlatformMutex.self, capacity: 1).initializeMutex()
-        }
+        storage = LockStorage<State>.make(extraWords: extraWords, initialState)
+    }
+
+    /// The lock of `storage`, made by `LockStorage.make`: how a `StoreCore` hands out the lock it
+    /// is the storage of.
+    @inline(__always)
+    init(storage: LockStorage<State>) {
+        self.storage = storage
     }
 
     /// Whether `other` is this lock (copies of a `Lock` share one): what tells that two
@@ -55,7 +57,7 @@ struct Lock<State>: @unchecked Sendable {
 
     /// The words after the mutex: as many as `init` was asked for.
     var extraWords: UnsafeMutablePointer<Int> {
-        storage.withUnsafeMutablePointerToElements { $0 + LockStorage<State>.mutexWords }
+        storage.extraWords
     }
 
     /// Runs `body` with exclusive access to the state.
@@ -80,11 +82,31 @@ struct Lock<State>: @unchecked Sendable {
     }
 }
 
-/// A lock's one allocation: its state (the header), then its mutex and its owner's words.
-final class LockStorage<State>: ManagedBuffer<State, Int> {
+/// A lock's one allocation: its state (the header), then its mutex and its owner's words. Not
+/// final: `StoreCore` is one, with no stored properties of its own (a buffer's `create` would not
+/// initialise them), and everything else it holds in its state.
+class LockStorage<State>: ManagedBuffer<State, Int> {
     /// How many words the mutex takes.
     static var mutexWords: Int {
         (MemoryLayout<PlatformMutex>.stride + MemoryLayout<Int>.stride - 1) / MemoryLayout<Int>.stride
+    }
+
+    /// Makes a storage of this class (a subclass's, called on it) over the state `initialState`
+    /// makes, made in place, with its mutex and `extraWords` zeroed words.
+    static func make(extraWords: Int, _ initialState: () -> State) -> Self {
+        let buffer = create(minimumCapacity: mutexWords + extraWords) { _ in initialState() }
+        let storage = unsafeDowncast(buffer, to: Self.self)
+        storage.withUnsafeMutablePointerToElements { words in
+            (words + mutexWords).initialize(repeating: 0, count: extraWords)
+            UnsafeMutableRawPointer(words).bindMemory(to: PlatformMutex.self, capacity: 1).initializeMutex()
+        }
+        return storage
+    }
+
+    /// The words after the mutex: as many as `make` was asked for.
+    @inline(__always)
+    final var extraWords: UnsafeMutablePointer<Int> {
+        withUnsafeMutablePointerToElements { $0 + Self.mutexWords }
     }
 
     @inline(__always)
