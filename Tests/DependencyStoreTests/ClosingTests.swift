@@ -175,7 +175,35 @@ struct GraphAssembly: Assembly {
     }
 }
 
+/// What a `.weak` registration hands out, held by the test.
+private final class WeakPart: @unchecked Sendable {}
+
+/// A singleton whose property is bound to its store's core (it is created while the store builds
+/// what it keeps), so it can still resolve after the store ends.
+private final class WeakPartReader: @unchecked Sendable {
+    @Injected var part: WeakPart
+}
+
 @Suite struct ClosingTests {
+    /// A store that kept only a `.weak` instance (which no count of kept instances includes) still
+    /// lets go of it at its end. A property bound to its core (made by a `.singleton` factory whose
+    /// `nil` the store did not keep, so the store kept nothing strongly) then gets a new instance,
+    /// not the one the store held weakly, as from any ended store.
+    @Test func aStoreThatKeptOnlyAWeakInstanceLetsGoOfItAtItsEnd() {
+        let reader = Recorded<WeakPartReader?>(nil)
+        var store: DependencyStore? = DependencyStore()
+        store!.register(WeakPart.self, scope: .weak) { _ in WeakPart() }
+        store!.register(WeakPartReader?.self, scope: .singleton) { _ in
+            reader.set(WeakPartReader())
+            return nil
+        }
+        let held = store!.resolve(WeakPart.self)
+        #expect(store!.resolve(WeakPart.self) === held, "the store hands out what it holds weakly")
+        #expect(store!.resolve(WeakPartReader?.self) == nil)
+        store = nil
+        #expect(reader.value?.part !== held)
+    }
+
     // MARK: - Dependents first, whichever way the store lets go
 
     @Test func resetClosesTheScopeDependentsFirstAndFreesIt() {

@@ -48,6 +48,7 @@ final class InstanceSlot: @unchecked Sendable {
     func hold(_ kept: AnyObject, weakly: Bool, in registry: inout StoreCore.Registry) {
         if weakly {
             object = kept
+            registry.keptWeakly = true
         } else {
             box = kept
             registry.keptCount &+= 1

@@ -177,6 +177,10 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         var observers: ResolveObservers?
         /// How many instances this store's slots have kept, ever: the last one's `sequence`.
         var keptCount = 0
+        /// Whether a `.weak` slot of this store has ever held an instance (which `keptCount` does
+        /// not count). With `keptCount` 0, no slot of the store holds anything: its end has
+        /// nothing to discard, and skips the walk (`close()`).
+        var keptWeakly = false
 
         /// Whether `slot` is where this store keeps `registration`'s instance now: the slot of a
         /// registration (or contribution) it holds, or its own slot for an ancestor's. Not once
@@ -441,7 +445,10 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         var discarded: [DiscardedInstance] = []
         registry.withLock { registry in
             registry.isClosed = true
-            registry.discardKept(matching: { _ in true }, into: &discarded)
+            // Most stores (one per request, one per test) never kept anything: no walk.
+            if registry.keptCount != 0 || registry.keptWeakly {
+                registry.discardKept(matching: { _ in true }, into: &discarded)
+            }
         }
         if let parent {
             // An ended store keeps nothing from now on, so its parent's resets, removals and
