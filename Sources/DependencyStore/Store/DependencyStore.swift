@@ -91,7 +91,8 @@ public final class DependencyStore {
     ///   - fileID: Where the store is created; diagnostics name the store by it. Leave the default.
     ///   - line: The line where the store is created. Leave the default.
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
-        core = StoreCore.make(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: nil, verifier: nil)
+        core = StoreCore.make(
+            origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: nil, verifier: nil)
         registry = core.registry
         self.verifier = core.verifier
         stageCount = core.stageCount
@@ -124,7 +125,8 @@ public final class DependencyStore {
     ///   - fileID: Where the store is created; diagnostics name the store by it. Leave the default.
     ///   - line: The line where the store is created. Leave the default.
     public init(parent: DependencyStore, fileID: StaticString = #fileID, line: UInt = #line) {
-        core = StoreCore.make(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: parent, verifier: nil)
+        core = StoreCore.make(
+            origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: parent, verifier: nil)
         registry = core.registry
         self.verifier = core.verifier
         stageCount = core.stageCount

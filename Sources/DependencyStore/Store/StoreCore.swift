@@ -90,7 +90,6 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// `stopsSharing(_:)` only. In the same allocation as `stageCount`.
     var stopsSharingWord: UnsafeMutablePointer<Int> { extraWords + 2 + Self.keyFilterWords }
 
-
     /// Records that this store now changes what its ancestors' factories would build: it overrides
     /// one of their registrations, or got a decorator, a contribution or an observer. From now on
     /// it builds and keeps its own copies of their cached instances, even after what made the
