@@ -176,6 +176,85 @@ struct ProvidedValueTests {
         #expect(events.value == 2)
     }
 
+    // MARK: - The value kept as it is, until something needs its registration
+
+    /// A store keeps an unnamed provided value in a box of its own until anything but a resolve
+    /// reads it (see `ProvidedValue`). Each of these comes after resolves that read the box, and
+    /// finds the value as it finds a registration, with the same value afterwards.
+    @Test func anObserverOrADecoratorAddedAfterResolvesSeesTheValue() {
+        let store = DependencyStore()
+        store.provide(FixedGreeting("hi"), for: Greeting.self)
+        #expect(store.resolve(Greeting.self).text == "hi")
+
+        let events = Counter()
+        let observation = store.observeResolves { event in
+            if event.type == Greeting.self { events.increment() }
+        }
+        #expect(store.resolve(Greeting.self).text == "hi")
+        #expect(events.value == 1, "the resolve after the observer is reported")
+        observation.cancel()
+
+        store.decorate(Greeting.self) { _, greeting in FixedGreeting(greeting.text + "!") }
+        #expect(store.resolve(Greeting.self).text == "hi!")
+        #expect(store.resolve(Greeting.self).text == "hi!", "decorated from the value each time")
+    }
+
+    private struct RequestValues: Assembly {
+        func assemble(into store: DependencyStore) {
+            store.provide(RequestID(value: "from-assembly"))
+        }
+    }
+
+    @Test func aValueProvidedByAnAssemblyIsListedAndUnloadedWithIt() throws {
+        let store = DependencyStore()
+        store.apply(RequestValues())
+        #expect(store.resolve(RequestID.self).value == "from-assembly")
+        let listed = try #require(store.registrations.first { $0.type == "RequestID" })
+        #expect(listed.isProvidedValue)
+        #expect("\(listed)".contains("ProvidedValueTests.swift"), "listed where it was provided: \(listed)")
+
+        store.unload(RequestValues.self)
+        #expect(!store.isRegistered(RequestID.self))
+        #expect(store.resolveIfRegistered(RequestID.self) == nil)
+    }
+
+    @Test func aStoreOverARequestStoreAndVerificationSeeItsValues() {
+        let app = DependencyStore()
+        app.providedPerRequest(RequestID.self)
+        app.register(Greeting.self) { store in FixedGreeting(store.resolve(RequestID.self).value) }
+        let request = DependencyStore(parent: app)
+        request.provide(RequestID(value: "r-9"))
+        #expect(request.resolve(RequestID.self).value == "r-9")
+
+        let nested = DependencyStore(parent: request)
+        #expect(nested.resolve(RequestID.self).value == "r-9", "found in the parent's registry")
+        #expect(nested.resolve(Greeting.self).text == "r-9")
+        #expect(request.verify().problems.isEmpty)
+        #expect(request.resolve(RequestID.self).value == "r-9", "and still resolved after")
+    }
+
+    /// The box and its registration race: eight threads resolve the value while another thread
+    /// lists the store, which turns the value into its registration at some point among the
+    /// resolves. Every resolve gets the value, before and after.
+    @Test func resolvesRacingTheTurnIntoARegistrationAllGetTheValue() {
+        for _ in 0..<50 {
+            let store = DependencyStore()
+            let user = RequestUser(name: "ada")
+            store.provide(user)
+            let wrong = Counter()
+            onManyThreads(threads: 9) { _, thread in
+                if thread == 8 {
+                    _ = store.registrations
+                    return
+                }
+                for _ in 0..<200 where store.resolve(RequestUser.self) !== user {
+                    wrong.increment()
+                }
+            }
+            #expect(wrong.value == 0)
+        }
+    }
+
     @Test func theStoreNeverClosesNorResetsAValueItDidNotBuild() {
         let connection = Connection()
         do {

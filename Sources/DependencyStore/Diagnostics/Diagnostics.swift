@@ -15,7 +15,7 @@ extension DependencyStore {
         askedForAs handle: Any.Type? = nil
     ) -> ResolutionError {
         let stores = Array(sequence(first: self, next: \.parent))
-        let registeredPerStore = stores.map { $0.registry.withLock(\.all) }
+        let registeredPerStore = stores.map { $0.registry.withLock { $0.all } }
         let registered = registeredPerStore.flatMap { $0 }
         let collection = name == nil ? type as? any ContributedCollection.Type : nil
         let missing = Diagnosis.Missing(
@@ -138,7 +138,7 @@ extension DependencyStore {
         // bound to this store does not see. A type declared per request says more than that.
         var over: [StoreCore] = []
         core.forEachDescendant(includingSelf: false) { core, registry in
-            if registry[key.type, name] != nil { over.append(core) }
+            if registry.registers(key.type, name: name) { over.append(core) }
         }
         if !over.isEmpty, !perRequest {
             notes.append(

@@ -204,8 +204,33 @@ extension DependencyStore {
     /// (see above for why `kind` is passed).
     @usableFromInline
     func add<T>(_ value: T, as kind: Registration<T>.Type, name: String?, fileID: StaticString, line: UInt) {
+        let location = SourceLocation(fileID: fileID, line: line)
         // No entry: `provide` returns none, so it does not retain the store for one.
-        insert(kind.init(providing: value, name: name, location: SourceLocation(fileID: fileID, line: line)))
+        if name == nil, insertProvided(value, at: location) { return }
+        insert(kind.init(providing: value, name: name, location: location))
+    }
+
+    /// Puts `value` into the registry as a provided value without a registration (see
+    /// `ProvidedValue`), unless something is registered or provided for `T` already; then it
+    /// returns `false`, and the caller inserts a registration, which replaces that one as any
+    /// registration does (recording the override, closing what it kept).
+    private func insertProvided<T>(_ value: T, at location: SourceLocation) -> Bool {
+        let key = ObjectIdentifier(T.self)
+        let box = ProvidedValue.make(value, location: location, assembly: AssemblyTag.current)
+        let shadowing: Shadowing? = registry.withLock { registry in
+            guard registry.stored(key, nil) == nil, !registry.providedValues.contains(key) else { return nil }
+            registry.providedValues[key] = box
+            // As `insert` does: see there.
+            core.noteRegisters(key)
+            if !registry.removals.isEmpty {
+                registry.removals[TypeAndName(type: key, name: nil)] = nil
+            }
+            return Shadowing(
+                ancestors: parent != nil && !registry.shadowsAncestors, descendants: !registry.children.isEmpty)
+        }
+        guard let shadowing else { return false }
+        noteShadowing(key, name: nil, shadowing)
+        return true
     }
 
     /// Adds a registration of `factory`, made as `kind`: what `register(_:factory:)` does (see
@@ -314,7 +339,7 @@ extension DependencyStore {
         }
         if shadowing.descendants {
             core.forEachDescendant(includingSelf: false) { descendant, registry in
-                if registry[key, name] != nil { descendant.stopsSharing(&registry) }
+                if registry.registers(key, name: name) { descendant.stopsSharing(&registry) }
             }
         }
     }

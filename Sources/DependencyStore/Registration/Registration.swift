@@ -142,7 +142,7 @@ class AnyRegistration {
     /// every field set as `init` sets it for `.unique`, no arguments, no isolation and the plain
     /// role, without the switches and checks `init` makes on what it is given. A store per request
     /// makes two of these per request.
-    init(providedType type: Any.Type, name: String?, location: SourceLocation) {
+    init(providedType type: Any.Type, name: String?, location: SourceLocation, assembly: AssemblyTag?) {
         self.type = type
         self.name = name
         scope = .unique
@@ -155,7 +155,7 @@ class AnyRegistration {
         isPlain = true
         isForward = false
         role = .registration
-        assembly = AssemblyTag.current
+        self.assembly = assembly
         isProvided = true
     }
 
@@ -243,12 +243,14 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
     /// The registration of a provided `value` (`provide(_:for:)`): its `build` hands the value out.
     /// The same as `init(name:scope:location:arguments:build:isProvided:)` with `.unique` and
     /// `isProvided`, made on a path of its own (see `AnyRegistration.init(providedType:)`).
-    init(providing value: T, name: String?, location: SourceLocation) {
+    init(
+        providing value: T, name: String?, location: SourceLocation, assembly: AssemblyTag? = AssemblyTag.current
+    ) {
         // The value lives in this closure's context: one allocation besides the registration's.
         build = { _, _ in value }
         buildAsync = nil
         keptOptions = nil
-        super.init(providedType: T.self, name: name, location: location)
+        super.init(providedType: T.self, name: name, location: location, assembly: assembly)
     }
 
     /// The same registration with alternatives `choices` and `build`, sharing what its entry's

@@ -448,9 +448,9 @@ extension DependencyStore {
         // What a miss reads of this store, for the look through its ancestors.
         var miss: (observed: Bool, shares: Bool) = (false, false)
         let own: Lookup? = registry.withLock { registry in
-            guard let stored = registry[key, name] else {
-                miss = (registry.observers != nil, registry.sharesAncestorsInstances)
-                return nil
+            guard let stored = registry.stored(key, name) else {
+                return lookUpMissingRegistration(
+                    key, name: name, in: &registry, takingKeptInstance: takingKeptInstance, miss: &miss)
             }
             if registry.observers != nil {
                 ResolutionStack.recordLookupEpoch()
@@ -474,6 +474,43 @@ extension DependencyStore {
         return findInherited(
             key, name: name, shares: miss.shares && verifier == nil, takingKeptInstance: takingKeptInstance,
             observed: miss.observed)
+    }
+
+    /// What `lookUp` finds in this store for `key` and `name` that no registration is stored for:
+    /// a value provided for `key` (see `ProvidedValue`), or else `nil`, with what the look through
+    /// the ancestors reads of this store in `miss`. Out of line, so that the look that finds a
+    /// registration keeps its few registers. Call with this store's lock held, on its registry.
+    @inline(never)
+    private func lookUpMissingRegistration(
+        _ key: ObjectIdentifier, name: String?, in registry: inout StoreCore.Registry, takingKeptInstance: Bool,
+        miss: inout (observed: Bool, shares: Bool)
+    ) -> Lookup? {
+        if name == nil, !registry.providedValues.isEmpty,
+            let provided = lookUpProvidedValue(key, in: &registry, takingKeptInstance: takingKeptInstance)
+        {
+            return provided
+        }
+        miss = (registry.observers != nil, registry.sharesAncestorsInstances)
+        return nil
+    }
+
+    /// What `lookUp` finds for a value provided for `key` (see `ProvidedValue`), `nil` for none:
+    /// the value itself, as a kept instance, when a resolve takes one and no stage or observer
+    /// must see a build; otherwise the registration the value turns into, found as a provided
+    /// registration is. Call with this store's lock held, on its registry.
+    private func lookUpProvidedValue(
+        _ key: ObjectIdentifier, in registry: inout StoreCore.Registry, takingKeptInstance: Bool
+    ) -> Lookup? {
+        guard let box = registry.providedValues[key] else { return nil }
+        if takingKeptInstance, registry.observers == nil, !hasStagesInScope {
+            return .kept(box, .unique)
+        }
+        let registration = registry.registerProvidedValue(key).unsafelyUnwrapped
+        if registry.observers != nil {
+            ResolutionStack.recordLookupEpoch()
+            return .observed(Found(registration: registration, slot: nil, kept: nil))
+        }
+        return .unkept(registration, epoch: Tombstones.currentEpoch)
     }
 
     /// The instance the parent publishes for `key` (see `SharedInstances`), when this store never
@@ -566,7 +603,9 @@ extension DependencyStore {
             if let shared = step.shared { return shared }
             let registration = step.registration
             // `nil`: replaced meanwhile; look again, from the same ancestor.
-            if let found = found(registration, inheritedFrom: store, stillHeld: { $0[key, name] === registration }) {
+            if let found = found(
+                registration, inheritedFrom: store, stillHeld: { $0.stored(key, name) === registration })
+            {
                 return observed ? .observed(found) : .found(found)
             }
         }
@@ -785,12 +824,16 @@ extension DependencyStore {
         return providedValue(kept, as: type)
     }
 
-    /// The value of `registration`, a provided value's, whose `build` hands the value out and
-    /// takes no notice of the store it is given. Out of line, so that the resolve of a built
-    /// singleton, which shares `instance`, saves the registers this call would take.
+    /// A provided value: `kept` is its box (see `ProvidedValue`), or the registration it turned
+    /// into (or a named provided value's), whose `build` hands the value out and takes no notice
+    /// of the store it is given. Out of line, so that the resolve of a built singleton, which
+    /// shares `instance`, saves the registers this call would take.
     @inline(never)
-    private static func providedValue<T>(_ registration: AnyObject, as type: T.Type) -> T {
-        unsafeDowncast(registration, to: Registration<T>.self).build(root, .none)
+    private static func providedValue<T>(_ kept: AnyObject, as type: T.Type) -> T {
+        if ObjectIdentifier(Swift.type(of: kept)) == ObjectIdentifier(ProvidedValue.self) {
+            return unsafeDowncast(kept, to: ProvidedValue.self).value(as: T.self)
+        }
+        return unsafeDowncast(kept, to: Registration<T>.self).build(root, .none)
     }
 
     /// `instance(_:as:lifetime:)` of a kept object the lookup hands over: released here, as the one

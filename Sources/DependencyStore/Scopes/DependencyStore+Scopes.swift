@@ -118,7 +118,7 @@ extension DependencyStore {
             }
         }
         guard let (registration, own) = found else {
-            let registered = sequence(first: self, next: \.parent).flatMap { $0.registry.withLock(\.all) }
+            let registered = sequence(first: self, next: \.parent).flatMap { $0.registry.withLock { $0.all } }
             Diagnosis.resetOneNotRegistered(
                 call: call, type: Diagnostics.shortName(of: type), calledAt: location, store: "\(self)",
                 registeredNames: registered.filter { $0.type == type }.map(\.name),

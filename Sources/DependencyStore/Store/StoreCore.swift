@@ -192,7 +192,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
             if registration.role.isContribution {
                 return contributions[key]?.contains { $0 === registration } ?? false
             }
-            return self[key, registration.name] === registration
+            return stored(key, registration.name) === registration
         }
 
         /// Adds a child, which stays until it ends (`removeChild`).
@@ -304,8 +304,37 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
             !shadowsAncestors && hasNoDecoratorsNorContributions && observers == nil
         }
 
+        /// Every registration, provided values turned into theirs first (see `ProvidedValue`).
         var all: [AnyRegistration] {
-            unnamed.values + Array(named.values)
+            mutating get {
+                registerProvidedValues()
+                return unnamed.values + Array(named.values)
+            }
+        }
+
+        /// Values provided without a name and not yet asked for as registrations, by
+        /// `ObjectIdentifier` of their type (see `ProvidedValue`): a resolve hands the value out,
+        /// and anything else that reads registrations turns one into its registration first
+        /// (`registerProvidedValue`). A type is never both here and in `unnamed`.
+        var providedValues = TypeTable<ProvidedValue>()
+
+        /// Turns the value provided for `key`, if any, into its registration, which takes its
+        /// place in `unnamed`, and returns it.
+        mutating func registerProvidedValue(_ key: ObjectIdentifier) -> AnyRegistration? {
+            guard let box = providedValues[key] else { return nil }
+            let registration = box.registration()
+            providedValues[key] = nil
+            unnamed[key] = registration
+            return registration
+        }
+
+        /// `registerProvidedValue` of every value provided.
+        mutating func registerProvidedValues() {
+            guard !providedValues.isEmpty else { return }
+            for box in providedValues.values {
+                _ = registerProvidedValue(
+                    ObjectIdentifier(box.withUnsafeMutablePointerToHeader { $0.pointee.valueType }))
+            }
         }
 
         /// Every element contributed to a collection of this store.
@@ -335,17 +364,35 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// Whether there is a registration for `type` and `name`, found without retaining it.
         @inline(__always)
         func registers(_ type: ObjectIdentifier, name: String?) -> Bool {
-            if let name { named[NamedKey(type: type, name: name)] != nil } else { unnamed.contains(type) }
+            if let name {
+                named[NamedKey(type: type, name: name)] != nil
+            } else {
+                unnamed.contains(type) || providedValues.contains(type)
+            }
         }
 
-        /// The registration for `type` and `name`: the unnamed dictionary when there is no name.
+        /// The registration for `type` and `name`, as it is stored: `nil` for a value provided and
+        /// not yet turned into its registration. What a resolve looks at first.
         @inline(__always)
+        func stored(_ type: ObjectIdentifier, _ name: String?) -> AnyRegistration? {
+            if let name { named[NamedKey(type: type, name: name)] } else { unnamed[type] }
+        }
+
+        /// The registration for `type` and `name`: the unnamed table when there is no name, where
+        /// a value provided for `type` is turned into its registration first. Setting one (or
+        /// `nil`) replaces whatever was there, a provided value included.
         subscript(type: ObjectIdentifier, name: String?) -> AnyRegistration? {
-            get {
-                if let name { named[NamedKey(type: type, name: name)] } else { unnamed[type] }
+            mutating get {
+                if let name { return named[NamedKey(type: type, name: name)] }
+                return unnamed[type] ?? registerProvidedValue(type)
             }
             set {
-                if let name { named[NamedKey(type: type, name: name)] = newValue } else { unnamed[type] = newValue }
+                if let name {
+                    named[NamedKey(type: type, name: name)] = newValue
+                } else {
+                    if !providedValues.isEmpty { providedValues[type] = nil }
+                    unnamed[type] = newValue
+                }
             }
         }
     }

@@ -158,7 +158,7 @@ extension DependencyStore {
         let decorators = registry.withLock { $0.decorators }
         guard !decorators.isEmpty else { return [] }
         var candidates: [ObjectIdentifier: [AnyRegistration]] = [:]
-        let collect = { (registry: StoreCore.Registry) in
+        let collect = { (registry: inout StoreCore.Registry) in
             for registration in registry.all {
                 candidates[ObjectIdentifier(registration.type), default: []].append(registration)
             }
@@ -166,8 +166,8 @@ extension DependencyStore {
                 candidates[key, default: []] += elements
             }
         }
-        copy.registry.withLock { collect($0) }
-        core.forEachDescendant(includingSelf: false) { _, registry in collect(registry) }
+        copy.registry.withLock { collect(&$0) }
+        core.forEachDescendant(includingSelf: false) { _, registry in collect(&registry) }
         var problems: [VerificationProblem] = []
         for (key, entries) in decorators.sorted(by: { $0.value[0].location.line < $1.value[0].location.line }) {
             let found = candidates[key] ?? []

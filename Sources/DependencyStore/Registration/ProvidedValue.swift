@@ -1,0 +1,65 @@
+/// A value given to a store with `provide(_:for:)` without a name, as the store keeps it until
+/// something needs its registration: one allocation, the value boxed with where it was provided.
+///
+/// A store per request provides a few values and resolves them, and nothing else: for that, a
+/// `Registration<T>` (an object, and a closure's context holding the value) is two allocations
+/// more than the value needs, and twice the work to make and to free. So the registry keeps the
+/// box (`Registry.providedValues`) and a resolve hands its value out, as it hands out a kept
+/// instance. Everything else that reads registrations (a lookup by type and name, the listing,
+/// `verify()`, a removal, a registration that replaces it, a decorator or an observer that must
+/// see a build) first turns the box into the `Registration<T>` that `provide` would have made
+/// (`registration()`), which takes the box's place for good: from then on the value is a
+/// registration like any other. The box's `valueType` is the registration's type.
+///
+/// Like `InstanceBox`, a class that is not generic, with the value inline after the header, so
+/// that neither making one nor reading it looks up generic metadata at run time.
+final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
+    struct Header {
+        /// Where the value is, in the room after the header.
+        var value: UnsafeMutableRawPointer?
+        /// The type the value was provided for: the registration's type.
+        let valueType: Any.Type
+        /// Where `provide` was called.
+        let location: SourceLocation
+        /// The assembly being applied when it was provided, if any: what `unload` removes.
+        let assembly: AssemblyTag?
+    }
+
+    /// Boxes `value`, provided for `T` at `location`.
+    static func make<T>(_ value: T, location: SourceLocation, assembly: AssemblyTag?) -> ProvidedValue {
+        let box = unsafeDowncast(
+            create(minimumCapacity: InstanceBox.roomInWords(for: T.self)) { _ in
+                Header(value: nil, valueType: T.self, location: location, assembly: assembly)
+            },
+            to: ProvidedValue.self)
+        box.withUnsafeMutablePointers { header, words in
+            let address = alignedAddress(words, alignment: MemoryLayout<T>.alignment)
+            address.initializeMemory(as: T.self, repeating: value, count: 1)
+            header.pointee.value = address
+        }
+        return box
+    }
+
+    /// The value, which must have been provided as a `T`.
+    @inline(__always)
+    func value<T>(as type: T.Type) -> T {
+        withUnsafeMutablePointerToHeader { $0.pointee.value.unsafelyUnwrapped }.assumingMemoryBound(to: T.self).pointee
+    }
+
+    /// The registration `provide` makes for this value: what takes the box's place in the registry.
+    func registration() -> AnyRegistration {
+        let header = withUnsafeMutablePointerToHeader { $0.pointee }
+        return makeRegistration(header.valueType, header: header)
+    }
+
+    /// `registration()`, with the value's type opened.
+    private func makeRegistration<T>(_ type: T.Type, header: Header) -> AnyRegistration {
+        Registration<T>(providing: value(as: T.self), name: nil, location: header.location, assembly: header.assembly)
+    }
+
+    deinit {
+        withUnsafeMutablePointerToHeader { header in
+            destroyValue(of: header.pointee.valueType, at: header.pointee.value.unsafelyUnwrapped)
+        }
+    }
+}
