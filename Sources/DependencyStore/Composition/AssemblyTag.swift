@@ -40,6 +40,12 @@ struct AssemblyTag: Hashable, Sendable {
     }
 
     /// The assembly being applied on this thread, innermost: an assembly may apply others.
+    /// Whether an assembly is being applied on this thread: `current != nil`, asked without
+    /// copying the tag out.
+    static var isBeingApplied: Bool {
+        ResolutionStack.withCurrentIfCreated { stack in stack.map { !$0.assemblies.isEmpty } ?? false }
+    }
+
     static var current: AssemblyTag? {
         ResolutionStack.withCurrentIfCreated { $0?.assemblies.last }
     }

@@ -206,17 +206,18 @@ extension DependencyStore {
     func add<T>(_ value: T, as kind: Registration<T>.Type, name: String?, fileID: StaticString, line: UInt) {
         let location = SourceLocation(fileID: fileID, line: line)
         // No entry: `provide` returns none, so it does not retain the store for one.
-        if name == nil, insertProvided(value, at: location) { return }
+        if name == nil, !AssemblyTag.isBeingApplied, insertProvided(value, at: location) { return }
         insert(kind.init(providing: value, name: name, location: location))
     }
 
     /// Puts `value` into the registry as a provided value without a registration (see
-    /// `ProvidedValue`), unless something is registered or provided for `T` already; then it
+    /// `ProvidedValue`; not while an assembly is applied, which the registration records), unless
+    /// something is registered or provided for `T` already; then it
     /// returns `false`, and the caller inserts a registration, which replaces that one as any
     /// registration does (recording the override, closing what it kept).
     private func insertProvided<T>(_ value: T, at location: SourceLocation) -> Bool {
         let key = ObjectIdentifier(T.self)
-        let box = ProvidedValue.make(value, location: location, assembly: AssemblyTag.current)
+        let box = ProvidedValue.make(value, location: location)
         let shadowing: Shadowing? = registry.withLock { registry in
             guard registry.stored(key, nil) == nil, !registry.providedValues.contains(key) else { return nil }
             registry.providedValues[key] = box

@@ -21,15 +21,15 @@ final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
         let valueType: Any.Type
         /// Where `provide` was called.
         let location: SourceLocation
-        /// The assembly being applied when it was provided, if any: what `unload` removes.
-        let assembly: AssemblyTag?
+        // No assembly: a value provided while one is applied gets its registration at once,
+        // which `unload` finds, so the header holds nothing to retain or release but the value.
     }
 
     /// Boxes `value`, provided for `T` at `location`.
-    static func make<T>(_ value: T, location: SourceLocation, assembly: AssemblyTag?) -> ProvidedValue {
+    static func make<T>(_ value: T, location: SourceLocation) -> ProvidedValue {
         let box = unsafeDowncast(
             create(minimumCapacity: InstanceBox.roomInWords(for: T.self)) { _ in
-                Header(value: nil, valueType: T.self, location: location, assembly: assembly)
+                Header(value: nil, valueType: T.self, location: location)
             },
             to: ProvidedValue.self)
         box.withUnsafeMutablePointers { header, words in
@@ -54,7 +54,7 @@ final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
 
     /// `registration()`, with the value's type opened.
     private func makeRegistration<T>(_ type: T.Type, header: Header) -> AnyRegistration {
-        Registration<T>(providing: value(as: T.self), name: nil, location: header.location, assembly: header.assembly)
+        Registration<T>(providing: value(as: T.self), name: nil, location: header.location, assembly: nil)
     }
 
     deinit {
