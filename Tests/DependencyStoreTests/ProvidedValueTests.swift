@@ -255,6 +255,36 @@ struct ProvidedValueTests {
         }
     }
 
+    private struct Numbered<Marker>: Equatable {
+        let value: Int
+    }
+    private enum One {}
+    private enum Two {}
+    private enum Three {}
+    private enum Four {}
+
+    /// A store keeps its first two boxes in its registry and any more in a table: values beyond
+    /// two, and one removed and provided again among them, are all found.
+    @Test func moreValuesThanTheRegistryHoldsInlineAreAllFound() {
+        let store = DependencyStore()
+        store.provide(Numbered<One>(value: 1))
+        store.provide(Numbered<Two>(value: 2))
+        store.provide(Numbered<Three>(value: 3))
+        store.provide(Numbered<Four>(value: 4))
+        #expect(store.resolve(Numbered<One>.self).value == 1)
+        #expect(store.resolve(Numbered<Two>.self).value == 2)
+        #expect(store.resolve(Numbered<Three>.self).value == 3)
+        #expect(store.resolve(Numbered<Four>.self).value == 4)
+
+        #expect(store.unregister(Numbered<One>.self))
+        #expect(store.resolveIfRegistered(Numbered<One>.self) == nil)
+        #expect(store.resolve(Numbered<Two>.self).value == 2, "the other inline value stays")
+        store.provide(Numbered<One>(value: 10))
+        #expect(store.resolve(Numbered<One>.self).value == 10)
+        #expect(store.resolve(Numbered<Four>.self).value == 4)
+        #expect(store.registrations.filter(\.isProvidedValue).count == 4)
+    }
+
     @Test func theStoreNeverClosesNorResetsAValueItDidNotBuild() {
         let connection = Connection()
         do {

@@ -63,3 +63,56 @@ final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
         }
     }
 }
+
+/// A registry's values provided without a name and not yet turned into registrations, by
+/// `ObjectIdentifier` of their type: the first two in the registry itself, any more in a table.
+/// A store per request provides a value or two, so it allocates nothing here.
+struct ProvidedValues {
+    private var firstKey: UInt = 0
+    private var first: ProvidedValue?
+    private var secondKey: UInt = 0
+    private var second: ProvidedValue?
+    private var more = TypeTable<ProvidedValue>()
+
+    /// Whether no value is here: what every lookup that finds no registration asks.
+    var isEmpty: Bool {
+        @inline(__always) get { first == nil && second == nil && more.isEmpty }
+    }
+
+    func contains(_ key: ObjectIdentifier) -> Bool {
+        self[key] != nil
+    }
+
+    /// The value provided for `key`, if any; setting `nil` removes it.
+    subscript(key: ObjectIdentifier) -> ProvidedValue? {
+        get {
+            let bits = UInt(bitPattern: key)
+            if firstKey == bits, let first { return first }
+            if secondKey == bits, let second { return second }
+            return more[key]
+        }
+        set {
+            let bits = UInt(bitPattern: key)
+            if first != nil, firstKey == bits {
+                first = newValue
+            } else if second != nil, secondKey == bits {
+                second = newValue
+            } else if more.contains(key) {
+                more[key] = newValue
+            } else if let newValue {
+                if first == nil {
+                    (firstKey, first) = (bits, newValue)
+                } else if second == nil {
+                    (secondKey, second) = (bits, newValue)
+                } else {
+                    more[key] = newValue
+                }
+            }
+        }
+    }
+
+    /// Every value, in no particular order.
+    var values: [ProvidedValue] {
+        [first, second].compactMap { $0 } + more.values
+    }
+}

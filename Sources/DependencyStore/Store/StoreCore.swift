@@ -316,7 +316,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// `ObjectIdentifier` of their type (see `ProvidedValue`): a resolve hands the value out,
         /// and anything else that reads registrations turns one into its registration first
         /// (`registerProvidedValue`). A type is never both here and in `unnamed`.
-        var providedValues = TypeTable<ProvidedValue>()
+        var providedValues = ProvidedValues()
 
         /// Turns the value provided for `key`, if any, into its registration, which takes its
         /// place in `unnamed`, and returns it.
