@@ -91,8 +91,11 @@ struct OnceHeader {
         self.valueType = valueType
     }
 
-    /// Where the gate's memory is in the header.
-    static let gateOffset = MemoryLayout<OnceHeader>.offset(of: \.gateMemory)!
+    /// Where the gate's memory is in the header: first, at 0. A constant rather than
+    /// `MemoryLayout.offset(of:)` kept in a `static let`, whose lazy initialisation each property
+    /// would check twice, at its creation and its end; `OnceCellLayoutTests` checks that it is so.
+    @inline(__always)
+    static var gateOffset: Int { 0 }
 }
 
 /// The one allocation of an injected property: `OnceHeader`, then room for the value, which is
