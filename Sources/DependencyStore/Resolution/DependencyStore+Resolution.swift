@@ -449,8 +449,14 @@ extension DependencyStore {
         var miss: (observed: Bool, shares: Bool) = (false, false)
         let own: Lookup? = registry.withLock { registry in
             guard let stored = registry.stored(key, name) else {
-                return lookUpMissingRegistration(
-                    key, name: name, in: &registry, takingKeptInstance: takingKeptInstance, miss: &miss)
+                switch lookUpMissingRegistration(key, name: name, in: &registry, takingKeptInstance: takingKeptInstance)
+                {
+                case .provided(let provided):
+                    return provided
+                case .absent(let observed, let shares):
+                    miss = (observed, shares)
+                    return nil
+                }
             }
             if registry.observers != nil {
                 ResolutionStack.recordLookupEpoch()
@@ -476,22 +482,28 @@ extension DependencyStore {
             observed: miss.observed)
     }
 
-    /// What `lookUp` finds in this store for `key` and `name` that no registration is stored for:
-    /// a value provided for `key` (see `ProvidedValue`), or else `nil`, with what the look through
-    /// the ancestors reads of this store in `miss`. Out of line, so that the look that finds a
-    /// registration keeps its few registers. Call with this store's lock held, on its registry.
+    /// What `lookUp` finds in this store for `key` and `name` when no registration is stored for
+    /// them.
+    enum MissingRegistration {
+        /// A value provided for `key` (see `ProvidedValue`).
+        case provided(Lookup)
+        /// Nothing: what the look through the ancestors reads of this store.
+        case absent(observed: Bool, shares: Bool)
+    }
+
+    /// `lookUp` when no registration is stored for `key` and `name`. Out of line, and answering
+    /// with a value rather than through an `inout`, so that the look that finds a registration
+    /// keeps its few registers. Call with this store's lock held, on its registry.
     @inline(never)
     private func lookUpMissingRegistration(
-        _ key: ObjectIdentifier, name: String?, in registry: inout StoreCore.Registry, takingKeptInstance: Bool,
-        miss: inout (observed: Bool, shares: Bool)
-    ) -> Lookup? {
+        _ key: ObjectIdentifier, name: String?, in registry: inout StoreCore.Registry, takingKeptInstance: Bool
+    ) -> MissingRegistration {
         if name == nil, !registry.providedValues.isEmpty,
             let provided = lookUpProvidedValue(key, in: &registry, takingKeptInstance: takingKeptInstance)
         {
-            return provided
+            return .provided(provided)
         }
-        miss = (registry.observers != nil, registry.sharesAncestorsInstances)
-        return nil
+        return .absent(observed: registry.observers != nil, shares: registry.sharesAncestorsInstances)
     }
 
     /// What `lookUp` finds for a value provided for `key` (see `ProvidedValue`), `nil` for none:
