@@ -26,6 +26,12 @@ import Testing
 /// generator gives three sequences in four a server's shape (types only child stores register, and
 /// asks through the stores nothing is layered over), and factories ask for what may be absent.
 ///
+/// Taught `provide(_:for:name:)` (at top level, in assemblies and in factories, named or not): a
+/// provided value is a registration whose every resolve, from any store that finds it, hands out
+/// the one value, decorated at each resolve as a `.unique` registration's value is, never kept in a
+/// slot (so `reset` never counts it), and replaced, unregistered, unloaded and listed (as a
+/// provided value, `store.registrations`) like any other registration.
+///
 /// Still open, so the model refuses it and no sequence contains it (see
 /// `ModelReference.Refusal.undecided`): what a store keeps of an ancestor's cached registration
 /// once it (or a store between them) registers the same type and name itself: whether that
@@ -61,6 +67,7 @@ import Testing
                 case .register(_, let registration), .contribute(_, let registration):
                     scopes.insert(registration.scope)
                     if registration.autoclosure { features.insert("autoclosure") }
+                    if registration.provided { features.insert("provide") }
                     for effect in registration.effects {
                         if case .reset = effect {
                             features.insert("reset in a factory")
@@ -91,19 +98,27 @@ import Testing
             if model.sharedBuilds > 0 { features.insert("shared build") }
             if model.buildsThatReachedALayersValue > 0 { features.insert("shared build reaching a child's value") }
             if model.buildsInACopyKeeper > 0 { features.insert("shared copy of a store between") }
+            if model.providedValuesHandedOutThroughALayer > 0 { features.insert("provided value through a layer") }
+            if model.providedValuesDecorated > 0 { features.insert("provided value decorated") }
+            if model.providedValuesReachedByASharedBuild > 0 {
+                features.insert("provided value reached by a shared build")
+            }
+            if model.providedValuesRemoved > 0 { features.insert("provided value removed") }
         }
         let everyKind = [
             "makeChild", "register", "contribute", "forward", "decorate", "unregister", "reset", "apply", "unload",
-            "resolve", "makeHolder", "readHolder", "dropHeld",
+            "resolve", "makeHolder", "readHolder", "dropHeld", "list",
         ]
         #expect(kinds == Set(everyKind))
         #expect(scopes == Set(ModelScope.allCases))
         #expect(requests == [.one(.a, name: nil), .optional(.a, name: nil), .all, .array, .dictionary])
         #expect(
             features == [
-                "autoclosure", "keep", "execute", "wrapping decorator", "marking decorator", "shared line",
+                "autoclosure", "provide", "keep", "execute", "wrapping decorator", "marking decorator", "shared line",
                 "nested assembly", "reset in a factory", "register in a factory", "shared build",
                 "shared build reaching a child's value", "shared copy of a store between",
+                "provided value through a layer", "provided value decorated",
+                "provided value reached by a shared build", "provided value removed",
             ])
     }
 
@@ -257,6 +272,54 @@ import Testing
         ModelCheck.expectAgreement(operations)
     }
 
+    // MARK: - Provided values
+
+    @Test func aProvidedValueIsTheSameValueThroughALayerDecoratedAtEachResolve() {
+        // DependencyStore+Registration.swift: "every resolve of `type` (with `name`) hands out
+        // this value"; "A decorator of `type` in scope decorates it at each resolve"; it is
+        // "listed (as a provided value)" and "`reset` does not touch it". s1, a request's store,
+        // provides ModelA; the root's decorator, added after the first resolve, marks the same
+        // value at the next; the root's ModelB singleton that resolves it is s1's own
+        // (Lifetimes.md, the sharing rule).
+        let operations: [ModelOperation] = [
+            .register(store: 0, registration(1, .b, .singleton, recipe: [.one(.a, name: nil)])),
+            .makeChild(store: 1, parent: 0),
+            .register(store: 1, provided(2, .a)),
+            .resolve(store: 1, .one(.a, name: nil), keep: false, viaExecute: false),
+            .decorate(
+                store: 0, ModelDecorator(id: 3, type: .a, target: .every, wraps: false, recipe: [], sharedLine: false)),
+            .makeHolder(holder: 1, store: 1, .one(.a, name: nil)),
+            .resolve(store: 1, .one(.b, name: nil), keep: false, viaExecute: false),
+            .readHolder(holder: 1),
+            .list(store: 1),
+            .reset(store: 1, .singleton),
+            .unregister(store: 1, .a, name: nil),
+            .list(store: 1),
+        ]
+        #expect(model(after: operations).buildsThatReachedALayersValue == 1)
+        ModelCheck.expectAgreement(operations)
+    }
+
+    @Test func aProvidedValueInAnAssemblyIsReplacedAndUnloadedAsARegistration() {
+        // DependencyStore+Registration.swift: "Providing again for the same type and name replaces
+        // the earlier value (or registration)"; a provided value is "unloaded like any other".
+        let operations: [ModelOperation] = [
+            .apply(
+                store: 0,
+                [ModelAssembly(kind: 0, steps: [.register(provided(1, .a)), .register(provided(2, .d, name: "x"))])]),
+            .resolve(store: 0, .one(.a, name: nil), keep: false, viaExecute: false),
+            .register(store: 0, provided(3, .a)),
+            .resolve(store: 0, .one(.a, name: nil), keep: false, viaExecute: false),
+            .list(store: 0),
+            .unload(store: 0, assembly: 0),
+            .resolve(store: 0, .one(.a, name: nil), keep: false, viaExecute: false),
+            .resolve(store: 0, .optional(.d, name: "x"), keep: false, viaExecute: false),
+            .register(store: 0, registration(4, .a, .unique)),
+            .resolve(store: 0, .one(.a, name: nil), keep: false, viaExecute: false),
+        ]
+        ModelCheck.expectAgreement(operations)
+    }
+
     /// The model after `operations`, for what its counters say the sequence went through.
     private func model(after operations: [ModelOperation]) -> ModelReference {
         var model = ModelReference()
@@ -268,6 +331,11 @@ import Testing
         _ factory: Int, _ type: ModelType, _ scope: ModelScope, recipe: [ModelRequest] = []
     ) -> ModelRegistration {
         ModelRegistration(factory: factory, type: type, name: nil, scope: scope, recipe: recipe, autoclosure: false)
+    }
+
+    private func provided(_ value: Int, _ type: ModelType, name: String? = nil) -> ModelRegistration {
+        ModelRegistration(
+            factory: value, type: type, name: name, scope: .unique, recipe: [], autoclosure: false, provided: true)
     }
 
     private func element(_ factory: Int, recipe: [ModelRequest]) -> ModelRegistration {

@@ -101,6 +101,7 @@ struct ModelGenerator {
         case makeHolder
         case readHolder
         case dropHeld
+        case list
     }
 
     /// The assemblies applied so far, by store: what `unload` mostly picks from.
@@ -109,7 +110,8 @@ struct ModelGenerator {
 
     private mutating func kind() -> Kind {
         switch random.below(100) {
-        case 0..<34: .resolve
+        case 0..<32: .resolve
+        case 32..<34: .list
         case 34..<48: .register
         case 48..<55: .contribute
         case 55..<61: .decorate
@@ -160,7 +162,9 @@ struct ModelGenerator {
             return .resolve(store: asking, request(), keep: random.chance(30), viaExecute: random.chance(20))
         case .register:
             if store != 0, !requestTypes.isEmpty, random.chance(50) {
-                return .register(store: store, registration(of: random.pick(requestTypes), name: nil))
+                // A request's value is what `provide` is for (Servers.md): half the time, provided.
+                return .register(
+                    store: store, registration(of: random.pick(requestTypes), name: nil, providing: 50))
             }
             // Half the time in a child, a request's value: a type no ancestor registers, which
             // what the ancestors share may come to resolve (the sharing rule, Lifetimes.md).
@@ -217,6 +221,8 @@ struct ModelGenerator {
             return holders.isEmpty ? nil : .readHolder(holder: random.pick(holders))
         case .dropHeld:
             return .dropHeld
+        case .list:
+            return .list(store: store)
         }
     }
 
@@ -273,15 +279,23 @@ struct ModelGenerator {
         return registration(of: random.pick(types), name: name())
     }
 
+    /// An element: contributed, so never a provided value (`provide` registers; it does not
+    /// contribute).
     private mutating func element() -> ModelRegistration {
-        registration(of: .element, name: random.pick([nil, nil, "x", "y"]))
+        registration(of: .element, name: random.pick([nil, nil, "x", "y"]), providing: 0)
     }
 
     /// Now and then with an effect: the factory resets a scope of the store resolving it, or
     /// registers there (its own type included, which replaces the registration being built).
+    /// `providing` percent of the time, a value given with `provide` instead of a factory: at top
+    /// level, in an assembly, or in a factory's effect, wherever `register` is.
     private mutating func registration(
-        of type: ModelType, name: String?, withEffects: Bool = true
+        of type: ModelType, name: String?, withEffects: Bool = true, providing: Int = 12
     ) -> ModelRegistration {
+        if providing > 0, random.chance(providing) {
+            return ModelRegistration(
+                factory: id(), type: type, name: name, scope: .unique, recipe: [], autoclosure: false, provided: true)
+        }
         let recipe = recipe(below: type.level)
         var effects: [ModelEffect] = []
         if withEffects, random.chance(10) {

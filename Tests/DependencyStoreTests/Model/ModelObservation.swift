@@ -32,6 +32,9 @@ enum ModelObservation: Hashable, CustomStringConvertible {
     case count(Int)
     /// What `unregister` returns.
     case flag(Bool)
+    /// What `registrations` lists, one line a registration (see `ModelObservation.listed`), in
+    /// the listing's order.
+    case listing([String])
     /// A resolve: one instance, or a collection's elements in order; `keys` for the dictionary
     /// form, sorted, with the instances in the same order.
     case instances([ModelNode], keys: [String]?)
@@ -41,6 +44,7 @@ enum ModelObservation: Hashable, CustomStringConvertible {
         case .nothing: "nothing"
         case .count(let count): "\(count)"
         case .flag(let flag): "\(flag)"
+        case .listing(let lines): "[" + lines.joined(separator: "; ") + "]"
         case .instances(let nodes, let keys):
             if let keys {
                 "[" + zip(keys, nodes).map { "\"\($0)\": \($1)" }.joined(separator: ", ") + "]"
@@ -48,6 +52,16 @@ enum ModelObservation: Hashable, CustomStringConvertible {
                 "[" + nodes.map(\.description).joined(separator: ", ") + "]"
             }
         }
+    }
+}
+
+extension ModelObservation {
+    /// One registration of a listing, as both sides write it: the type and name, then whether it
+    /// is a provided value, a forward or a factory's, then whether it is inherited.
+    static func listed(type: String, name: String?, provided: Bool, forward: Bool, inherited: Bool) -> String {
+        let name = name.map { "[\"\($0)\"]" } ?? ""
+        let kind = provided ? "provided value" : forward ? "forward" : "factory"
+        return "\(type)\(name) \(kind)\(inherited ? ", inherited" : "")"
     }
 }
 

@@ -121,9 +121,20 @@ struct ModelRegistration: Hashable, Sendable, CustomStringConvertible {
     /// or effects).
     let autoclosure: Bool
     var effects: [ModelEffect] = []
+    /// A value given with `provide(value, for:, name:)` instead of a factory: the value (a leaf,
+    /// counted as a run of `factory`) is built once, when it is provided, and "every resolve of
+    /// `type` (with `name`) hands out this value, with no factory to run"
+    /// (DependencyStore+Registration.swift). Only registered, never contributed, and only with
+    /// `.unique` as its scope (which a provided value does not have: the model decorates it as it
+    /// decorates a `.unique` registration's value), no recipe, no effects and no autoclosure.
+    var provided = false
+
+    /// The call that adds it: `provide` or `register` (`contribute` for an element).
+    var verb: String { provided ? "provide" : "register" }
 
     var description: String {
         let name = self.name.map { ", name: \"\($0)\"" } ?? ""
+        if provided { return "value #\(factory), for: \(type)\(name)" }
         let recipe = self.recipe.map(\.description).joined(separator: ", ")
         let effects = self.effects.isEmpty ? "" : ", then \(self.effects.map(\.description).joined(separator: ", "))"
         let form = autoclosure ? " (autoclosure)" : ""
@@ -140,7 +151,7 @@ enum ModelEffect: Hashable, Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .reset(let scope): "store.reset(\(scope))"
-        case .register(let registration): "store.register(\(registration))"
+        case .register(let registration): "store.\(registration.verb)(\(registration))"
         }
     }
 }
@@ -216,7 +227,7 @@ enum ModelStep: Hashable, Sendable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .register(let registration): "register(\(registration))"
+        case .register(let registration): "\(registration.verb)(\(registration))"
         case .contribute(let element): "contribute(\(element))"
         case .forward(let forward): "\(forward)"
         case .decorate(let decorator): "\(decorator)"
@@ -248,6 +259,10 @@ enum ModelOperation: Hashable, Sendable, CustomStringConvertible {
     case readHolder(holder: Int)
     /// The test lets go of everything it kept.
     case dropHeld
+    /// `store.registrations`, the registrations without the elements: which type and name each
+    /// answers for, whether it is a provided value, and whether it is inherited. A listing reads
+    /// every registration, provided values too, so it may come at any point of a sequence.
+    case list(store: Int)
 
     /// The case's name, for the generator's coverage test.
     var kind: String {
@@ -265,13 +280,14 @@ enum ModelOperation: Hashable, Sendable, CustomStringConvertible {
         case .makeHolder: "makeHolder"
         case .readHolder: "readHolder"
         case .dropHeld: "dropHeld"
+        case .list: "list"
         }
     }
 
     var description: String {
         switch self {
         case .makeChild(let store, let parent): "s\(store) = DependencyStore(parent: s\(parent))"
-        case .register(let store, let registration): "s\(store).register(\(registration))"
+        case .register(let store, let registration): "s\(store).\(registration.verb)(\(registration))"
         case .contribute(let store, let element): "s\(store).contribute(\(element))"
         case .forward(let store, let forward): "s\(store).\(forward)"
         case .decorate(let store, let decorator): "s\(store).\(decorator)"
@@ -288,6 +304,7 @@ enum ModelOperation: Hashable, Sendable, CustomStringConvertible {
             "h\(holder) = s\(store).execute { Holder(@Injected \(request)) }"
         case .readHolder(let holder): "h\(holder).value"
         case .dropHeld: "the test drops what it kept"
+        case .list(let store): "s\(store).registrations"
         }
     }
 }

@@ -160,6 +160,9 @@ struct ModelReference {
     private var alive: Set<Int> = []
     /// What the test holds (`keep`), until `dropHeld`.
     private var held: [Int] = []
+    /// The value of every provided registration ever made, by uid: the one instance that "every
+    /// resolve of `type` (with `name`) hands out" (DependencyStore+Registration.swift).
+    private var providedValues: [Int: Int] = [:]
     /// Type and scope of every registration ever made, by uid.
     private var scopes: [Int: (type: ModelType, scope: ModelScope)] = [:]
     /// Where every registration was made, and what it answers for, by uid.
@@ -183,6 +186,9 @@ struct ModelReference {
     /// The cached builds running (a factory may reset or register while it builds), and what
     /// happened to their slots meanwhile.
     private var building: [SlotKey] = []
+    /// The types and names being resolved again after a shared build was set aside (see
+    /// `buildShared`), innermost last.
+    private var rebuilding: [Key] = []
     /// The shared builds running, innermost last.
     private var borrows: [Borrow] = []
     /// "An instance whose build resolved a value only a store layered over its owner registers is
@@ -203,6 +209,14 @@ struct ModelReference {
     private(set) var nestedBuildsHandedOver = 0
     private(set) var graphInstancesTakenWithALayersValue = 0
     private(set) var optionalAsksAnsweredByALayer = 0
+    /// Provided values handed out to a store layered over the one that provided them, handed out
+    /// with a decorator run on them, handed out to a shared build's fall-back (the asking store's
+    /// value, Lifetimes.md), and removed (replaced, unregistered or unloaded): what the coverage
+    /// test counts.
+    private(set) var providedValuesHandedOutThroughALayer = 0
+    private(set) var providedValuesDecorated = 0
+    private(set) var providedValuesReachedByASharedBuild = 0
+    private(set) var providedValuesRemoved = 0
     private(set) var factoryRuns: [Int: Int] = [:]
     private(set) var decoratorRuns: [Int: Int] = [:]
 
@@ -288,6 +302,9 @@ struct ModelReference {
         case .dropHeld:
             held = []
             return .nothing
+        case .list(let store):
+            try requireStore(store)
+            return listing(of: store)
         }
     }
 
@@ -309,11 +326,26 @@ struct ModelReference {
         return lastUID
     }
 
+    /// A registration, or a provided value: "It is a registration, listed (as a provided value),
+    /// verified, replaced, unregistered and unloaded like any other; what differs is that the
+    /// value is the one you pass, kept by the store as is" (DependencyStore+Registration.swift).
+    /// So a provided value is an `Entry` as a registration is, put as one (replacing, and replaced
+    /// by, what else is registered for its type and name: "Providing again for the same type and
+    /// name replaces the earlier value (or registration) for every later resolve"), tagged with
+    /// the assembly being applied, and counted in the sharing rule as a registration of its type
+    /// and name is.
     private mutating func add(_ registration: ModelRegistration, to store: Int) {
+        let uid = newUID(registration.type, name: registration.name, registration.scope, in: store)
+        if registration.provided {
+            // The value exists before anyone resolves it: the runner builds it at `provide`, a
+            // leaf, counted as a run of its number.
+            factoryRuns[registration.factory, default: 0] += 1
+            providedValues[uid] = newInstance(registration.type, parts: [])
+        }
         put(
             Entry(
-                uid: newUID(registration.type, name: registration.name, registration.scope, in: store),
-                type: registration.type, name: registration.name, kind: .factory(registration), tag: currentTag),
+                uid: uid, type: registration.type, name: registration.name, kind: .factory(registration),
+                tag: currentTag),
             in: store)
     }
 
@@ -436,6 +468,7 @@ struct ModelReference {
     /// what they built from them" (Composition.md). A uid is never reused, so every store can be
     /// swept.
     private mutating func forgetEverywhere(_ uid: Int) {
+        if providedValues[uid] != nil { providedValuesRemoved += 1 }
         for id in stores.keys { discard(uid, in: id) }
     }
 
@@ -641,6 +674,7 @@ struct ModelReference {
     /// An instance of `entry` as its scope says (Lifetimes.md, "The scopes").
     private mutating func build(_ entry: Entry, in context: inout Context) throws(Refusal) -> Int {
         guard case .factory(let registration) = entry.kind else { preconditionFailure("a forward has no factory") }
+        if registration.provided { return try handOut(entry, registration, in: &context) }
         switch registration.scope {
         case .unique:
             // "The factory runs on every resolve and every caller gets its own value."
@@ -721,7 +755,16 @@ struct ModelReference {
             return id
         }
         // Resolved again, as a resolve made now would: a factory may have replaced the
-        // registration meanwhile.
+        // registration meanwhile. Should every build replace it again (a decorator of the type
+        // that resolves a factory registering the type, say), every rebuild finds a new
+        // registration, built for the owner, set aside and resolved again, without end: in the
+        // store as here (its stack overflows). The docs do not say what such a sequence does.
+        let key = Key(type: entry.type, name: entry.name)
+        guard rebuilding.filter({ $0 == key }).count < 2 else {
+            throw .undecided("\(key.type) rebuilt again and again: each build replaces its registration")
+        }
+        rebuilding.append(key)
+        defer { rebuilding.removeLast() }
         return try resolve(entry.type, name: entry.name, in: &context)
     }
 
@@ -818,12 +861,7 @@ struct ModelReference {
         return id
     }
 
-    /// Runs the factory, then the decorators: "A decorator runs on every instance a
-    /// registration builds, before anyone else sees it"; "Several decorators run in the order
-    /// added, a parent store's first, and a store layered over another runs the parent's
-    /// decorators too"; "`decorate(_:name:)` decorates the registration a resolve of that type and
-    /// name finds; `decorate(every:)` decorates every instance built for the type: every name,
-    /// and every element of its collection" (Composition.md).
+    /// Runs the factory, then the decorators (see `decorate`).
     private mutating func make(
         _ entry: Entry, _ registration: ModelRegistration, in context: inout Context
     ) throws(Refusal) -> Int {
@@ -844,7 +882,47 @@ struct ModelReference {
             case .register(let registration): add(registration, to: context.store)
             }
         }
-        var id = newInstance(registration.type, parts: parts)
+        let id = try decorate(newInstance(registration.type, parts: parts), of: entry, in: &context)
+        context.chain.removeLast()
+        return id
+    }
+
+    /// A provided value, as a resolve from `context.store` finds it: "every resolve of `type`
+    /// (with `name`) hands out this value, with no factory to run", and "A decorator of `type` in
+    /// scope decorates it at each resolve, as it decorates a `.unique` registration's value"
+    /// (DependencyStore+Registration.swift): the decorators of the resolving store's lineage run
+    /// on the value itself at every resolve (a marking one marks it again each time; a wrapping
+    /// one wraps it in a new instance each time), as they run on each new value of a `.unique`
+    /// registration. Nothing is kept for it: the value is the registration's, so a store layered
+    /// over the providing one finds that very value ("A store made over a parent resolves what it
+    /// does not register itself from the parent", Lifetimes.md), and a `reset` has nothing of it
+    /// to discard ("The store did not build the value, so it never closes it; `reset` does not
+    /// touch it").
+    private mutating func handOut(
+        _ entry: Entry, _ registration: ModelRegistration, in context: inout Context
+    ) throws(Refusal) -> Int {
+        guard let value = providedValues[entry.uid] else { preconditionFailure("a provided value has its value") }
+        // Its decorators run with its resolution on the chain, as a `.unique` registration's do.
+        guard !context.chain.contains(entry.uid) else { throw .traps("cycle through value #\(registration.factory)") }
+        context.chain.append(entry.uid)
+        let marks = instances[value].marks.count
+        let id = try decorate(value, of: entry, in: &context)
+        context.chain.removeLast()
+        if owners[entry.uid]?.store != context.store { providedValuesHandedOutThroughALayer += 1 }
+        if id != value || instances[value].marks.count > marks { providedValuesDecorated += 1 }
+        if borrows.contains(where: { $0.owner == nil }) { providedValuesReachedByASharedBuild += 1 }
+        return id
+    }
+
+    /// Runs the decorators on `instance`, just built for (or, for a provided value, handed out
+    /// by) `entry`, and returns what they made of it: "A decorator runs on every instance a
+    /// registration builds, before anyone else sees it"; "Several decorators run in the order
+    /// added, a parent store's first, and a store layered over another runs the parent's
+    /// decorators too"; "`decorate(_:name:)` decorates the registration a resolve of that type and
+    /// name finds; `decorate(every:)` decorates every instance built for the type: every name,
+    /// and every element of its collection" (Composition.md).
+    private mutating func decorate(_ instance: Int, of entry: Entry, in context: inout Context) throws(Refusal) -> Int {
+        var id = instance
         for store in lineage(of: context.store).reversed() {
             for decorator in stores[store]!.decorators where decorator.spec.type == entry.type {
                 switch decorator.spec.target {
@@ -857,13 +935,12 @@ struct ModelReference {
                     for request in decorator.spec.recipe {
                         extras += try resolve(request, in: &context).ids
                     }
-                    id = newInstance(registration.type, parts: [id] + extras)
+                    id = newInstance(entry.type, parts: [id] + extras)
                 } else {
                     instances[id].marks.append(decorator.spec.id)
                 }
             }
         }
-        context.chain.removeLast()
         return id
     }
 
@@ -891,12 +968,16 @@ struct ModelReference {
     // MARK: - Liveness
 
     /// Which instances are still held strongly: by the test, by a read holder, by what the
-    /// running operation has resolved, by a store's `.singleton` or custom-scope slot, or by an
-    /// instance that is. Everything else is gone (Swift releases it at once), and a `.weak` slot
+    /// running operation has resolved, by a store's `.singleton` or custom-scope slot, by a
+    /// store's provided value, or by an instance that is. Everything else is gone (Swift releases it at once), and a `.weak` slot
     /// pointing at it is empty. Found after every operation, and during one after a discard.
     private mutating func collect() {
         livenessIsStale = false
         var roots = held + inFlight + holders.values.flatMap { $0.value?.ids ?? [] }
+        // A provided value is "kept by the store as is" while it is registered.
+        for store in stores.values {
+            roots += store.registrations.values.compactMap { providedValues[$0.uid] }
+        }
         var undecidedRoots: [Int] = []
         for (storeID, store) in stores {
             for (uid, id) in store.slots where scopes[uid]?.scope.isKeptStrongly == true {
@@ -921,6 +1002,32 @@ struct ModelReference {
     }
 
     // MARK: - Observations
+
+    /// "What this store resolves: its own registrations and those of its parents that it does not
+    /// override, in a stable order (by type, then name)" (DependencyStore+Listing.swift); a
+    /// provided value is "listed (as a provided value)" (DependencyStore+Registration.swift). The
+    /// elements are left out. Two registrations never share a type and name here, so the order
+    /// by type, then name, is the whole order.
+    private func listing(of store: Int) -> ModelObservation {
+        guard observes else { return .nothing }
+        var seen: Set<Key> = []
+        var lines: [(type: String, name: String, line: String)] = []
+        for id in lineage(of: store) {
+            for (key, entry) in stores[id]!.registrations where seen.insert(key).inserted {
+                var provided = false
+                var forward = false
+                switch entry.kind {
+                case .factory(let registration): provided = registration.provided
+                case .forward: forward = true
+                }
+                let line = ModelObservation.listed(
+                    type: key.type.description, name: key.name, provided: provided, forward: forward,
+                    inherited: id != store)
+                lines.append((key.type.description, key.name ?? "", line))
+            }
+        }
+        return .listing(lines.sorted { ($0.type, $0.name) < ($1.type, $1.name) }.map(\.line))
+    }
 
     private func observation(of resolved: Resolved) -> ModelObservation {
         guard observes else { return .nothing }

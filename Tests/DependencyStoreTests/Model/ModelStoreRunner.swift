@@ -109,7 +109,8 @@ final class ModelRunCounts {
         decoratorRuns[decorator, default: 0] += 1
     }
 
-    /// What the autoclosure form registers: counts the run, builds a leaf.
+    /// What the autoclosure form registers, and what `provide` is given: counts the run, builds a
+    /// leaf.
     func leaf<T: ModelThing>(_ type: T.Type, factory: Int) -> T {
         factoryRan(factory)
         return T(serial: nextSerial(), parts: [])
@@ -167,6 +168,13 @@ final class ModelStoreRunner {
             return holders[holder]!()
         case .dropHeld:
             held = []
+        case .list(let store):
+            return .listing(
+                stores[store]!.registrations.filter { !$0.isContribution }.map { entry in
+                    ModelObservation.listed(
+                        type: entry.type, name: entry.name, provided: entry.isProvidedValue,
+                        forward: entry.forwardsTo != nil, inherited: entry.inheritedFrom != nil)
+                })
         }
         return .nothing
     }
@@ -187,7 +195,10 @@ final class ModelStoreRunner {
     private func register<T: ModelThing>(_ type: T.Type, _ registration: ModelRegistration, in store: DependencyStore) {
         let counts = self.counts
         let scope = Self.scope(registration.scope)
-        if registration.autoclosure {
+        if registration.provided {
+            // The value is built now, once, as the model counts it: a leaf, a run of its number.
+            store.provide(counts.leaf(T.self, factory: registration.factory), for: T.self, name: registration.name)
+        } else if registration.autoclosure {
             store.register(
                 counts.leaf(T.self, factory: registration.factory), for: T.self, name: registration.name, scope: scope)
         } else {
