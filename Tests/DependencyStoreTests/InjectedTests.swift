@@ -55,45 +55,16 @@ import Testing
         // 200 rounds of 16 threads released together onto one fresh property. A wrapper that
         // checked "resolved?" and then resolved without holding anything (the seed's design)
         // builds more than one value in most rounds.
-        let store = DependencyStore()
-        let built = Counter()
-        store.register(Token.self) { _ in
-            built.increment()
-            return SessionToken()
-        }
-        let rounds = 200
-        let holders = store.execute { (0..<rounds).map { _ in TokenHolder() } }
-        let seen = SeenValues()
-
-        onManyThreads(threads: 16, rounds: rounds) { round, _ in
-            seen.insert(round: round, ObjectIdentifier(holders[round].token))
-        }
-
-        #expect(built.value == rounds)
-        #expect(seen.distinctValuesPerRound.allSatisfy { $0 == 1 })
+        expectOneValuePerPropertyReadFirstOnSixteenThreads(
+            rounds: 200, factoryWork: {}, makeHolder: { TokenHolder() }, read: { $0.token })
     }
 
     /// The gate's waiters: a factory that takes 2 ms keeps the gate held while 15 other threads
     /// arrive, so they park (see `RawGate`) and are woken when it is left. A gate that let a
     /// second thread in builds twice; one that lost a wake-up leaves a round past its deadline.
     @Test func threadsThatWaitAtAPropertysGateAreAllWokenWithTheOneValue() {
-        let store = DependencyStore()
-        let built = Counter()
-        store.register(Token.self) { _ in
-            built.increment()
-            usleep(2_000)
-            return SessionToken()
-        }
-        let rounds = 40
-        let holders = store.execute { (0..<rounds).map { _ in TokenHolder() } }
-        let seen = SeenValues()
-
-        onManyThreads(threads: 16, rounds: rounds) { round, _ in
-            seen.insert(round: round, ObjectIdentifier(holders[round].token))
-        }
-
-        #expect(built.value == rounds)
-        #expect(seen.distinctValuesPerRound.allSatisfy { $0 == 1 })
+        expectOneValuePerPropertyReadFirstOnSixteenThreads(
+            rounds: 40, factoryWork: { usleep(2_000) }, makeHolder: { TokenHolder() }, read: { $0.token })
     }
 
     @MainActor @Test func worksInASendableStructAnActorAndAMainActorClass() async {
@@ -140,6 +111,40 @@ final class SessionToken: Token {}
 
 struct TokenHolder: Sendable {
     @Injected var token: Token
+}
+
+/// Registers `Token` with a factory that does `factoryWork`, makes a property holder for each of
+/// `rounds` rounds (`makeHolder`, in the store's `execute`), and has 16 threads released together
+/// read each round's property for the first time (`read`); then expects one build per round and
+/// one value per round, whatever each thread read.
+func expectOneValuePerPropertyReadFirstOnSixteenThreads<Holder>(
+    rounds: Int,
+    factoryWork: @escaping () -> Void,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    makeHolder: () -> Holder,
+    read: @escaping @Sendable (Holder) -> Token
+) {
+    let store = DependencyStore()
+    let built = Counter()
+    store.register(Token.self) { _ in
+        factoryWork()
+        return NumberedToken(built.increment())
+    }
+    let holders = UncheckedSendable(value: store.execute { (0..<rounds).map { _ in makeHolder() } })
+    let seen = SeenValues()
+
+    onManyThreads(threads: 16, rounds: rounds, sourceLocation: sourceLocation) { round, _ in
+        seen.insert(round: round, ObjectIdentifier(read(holders.value[round])))
+    }
+
+    #expect(built.value == rounds, sourceLocation: sourceLocation)
+    #expect(seen.distinctValuesPerRound.allSatisfy { $0 == 1 }, sourceLocation: sourceLocation)
+}
+
+/// What `expectOneValuePerPropertyReadFirstOnSixteenThreads` hands its threads: holders that are
+/// only read, each by its own round's threads.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
 }
 
 final class SeenValues: @unchecked Sendable {

@@ -156,22 +156,9 @@ final class VariantsViewModel {
         // 40 rounds of 16 threads released together onto one fresh property, whose factory
         // spins for 1 ms: a read that checked "empty?" and resolved without holding the gate
         // would build several tokens in most rounds.
-        let store = DependencyStore()
-        let built = Counter()
-        store.register(Token.self) { _ in
-            spin(microseconds: 1_000)
-            return NumberedToken(built.increment())
-        }
-        let rounds = 40
-        let holders = store.execute { (0..<rounds).map { _ in ReleasableTokenHolder() } }
-        let seen = SeenValues()
-
-        onManyThreads(threads: 16, rounds: rounds) { round, _ in
-            seen.insert(round: round, ObjectIdentifier(holders[round].token))
-        }
-
-        #expect(built.value == rounds)
-        #expect(seen.distinctValuesPerRound.allSatisfy { $0 == 1 })
+        expectOneValuePerPropertyReadFirstOnSixteenThreads(
+            rounds: 40, factoryWork: { spin(microseconds: 1_000) }, makeHolder: { ReleasableTokenHolder() },
+            read: { $0.token })
     }
 
     @Test func manyThreadsReadingAWeakPropertyFirstResolveExactlyOnce() {

@@ -52,11 +52,19 @@ private func finishesWhileAnotherThreadHoldsTheLock(
         return app
     }
 
-    @Test func aRequestStoreResolvesAnAppSingletonWhileAnotherThreadHoldsTheAppsLock() {
+    /// The app, with its repository built and published for layered stores: the first request
+    /// builds the instance, the second finds it built and publishes it.
+    private func appPublishingItsRepository(
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> (DependencyStore, AppRepository) {
         let app = app()
-        // The first request builds the instance, the second finds it built and publishes it.
         let first = DependencyStore(parent: app).resolve(AppRepository.self)
-        #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first)
+        #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first, sourceLocation: sourceLocation)
+        return (app, first)
+    }
+
+    @Test func aRequestStoreResolvesAnAppSingletonWhileAnotherThreadHoldsTheAppsLock() {
+        let (app, first) = appPublishingItsRepository()
         // Made before the lock is taken: a new store registers itself with its parent.
         let request = DependencyStore(parent: app)
         let resolved = Recorded<AppRepository?>(nil)
@@ -71,9 +79,7 @@ private func finishesWhileAnotherThreadHoldsTheLock(
     /// A request's own values are types the app does not register: the look for an ancestor that
     /// registers them reads the app's filter of registered types, not its table under its lock.
     @Test func aRequestStoreProvidesItsValuesAndReadsAnAppSingletonWhileAnotherThreadHoldsTheAppsLock() {
-        let app = app()
-        let first = DependencyStore(parent: app).resolve(AppRepository.self)
-        #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first)
+        let (app, first) = appPublishingItsRepository()
         let request = DependencyStore(parent: app)
         let resolved = Recorded<(Int, String, AppRepository)?>(nil)
         let inTime = finishesWhileAnotherThreadHoldsTheLock(of: app) {
@@ -91,9 +97,7 @@ private func finishesWhileAnotherThreadHoldsTheLock(
     /// the app publishes: the request store never registered the type (its filter says so) and
     /// shares, so its own lock is not taken either.
     @Test func aRequestsPropertyReadsAnAppSingletonWhileAnotherThreadHoldsTheRequestStoresLock() {
-        let app = app()
-        let first = DependencyStore(parent: app).resolve(AppRepository.self)
-        #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first)
+        let (app, first) = appPublishingItsRepository()
         let request = DependencyStore(parent: app)
         request.provide(42, for: Int.self)
         let handler = request.execute { RepositoryHandler() }
@@ -108,9 +112,7 @@ private func finishesWhileAnotherThreadHoldsTheLock(
     /// What the read above skips is only the look in the request store: a request store that
     /// overrides the type, decorates it or has an observer reads its property as `resolve` does.
     @Test func aRequestsPropertyReadsWhatTheRequestStoreResolvesWhenItStopsSharing() {
-        let app = app()
-        let shared = DependencyStore(parent: app).resolve(AppRepository.self)
-        #expect(DependencyStore(parent: app).resolve(AppRepository.self) === shared)
+        let (app, shared) = appPublishingItsRepository()
 
         let overriding = DependencyStore(parent: app)
         overriding.register(AppRepository(number: 7), for: AppRepository.self)

@@ -63,10 +63,7 @@ struct OnceCell<Value> {
     /// Publishes `value`. Call once, from the one thread inside the gate.
     func publish(_ value: Value) {
         precondition(gate.publishedCell.pointee == nil, "DependencyStore: an injected value was published twice")
-        let address = storage.withUnsafeMutablePointerToElements {
-            alignedAddress($0, alignment: MemoryLayout<Value>.alignment)
-        }
-        address.initializeMemory(as: Value.self, repeating: value, count: 1)
+        let address = storage.withUnsafeMutablePointerToElements { placeValue(value, in: $0) }
         dependency_store_store_release(gate.publishedCell, address)
     }
 }

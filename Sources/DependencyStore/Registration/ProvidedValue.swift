@@ -32,11 +32,7 @@ final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
                 Header(value: nil, valueType: T.self, location: location)
             },
             to: ProvidedValue.self)
-        box.withUnsafeMutablePointers { header, words in
-            let address = alignedAddress(words, alignment: MemoryLayout<T>.alignment)
-            address.initializeMemory(as: T.self, repeating: value, count: 1)
-            header.pointee.value = address
-        }
+        box.withUnsafeMutablePointers { header, words in header.pointee.value = placeValue(value, in: words) }
         return box
     }
 

@@ -18,11 +18,7 @@ final class InstanceBox: ManagedBuffer<InstanceBox.Header, UInt64> {
         let box = unsafeDowncast(
             create(minimumCapacity: roomInWords(for: T.self)) { _ in Header(value: nil, valueType: T.self) },
             to: InstanceBox.self)
-        box.withUnsafeMutablePointers { header, words in
-            let address = alignedAddress(words, alignment: MemoryLayout<T>.alignment)
-            address.initializeMemory(as: T.self, repeating: value, count: 1)
-            header.pointee.value = address
-        }
+        box.withUnsafeMutablePointers { header, words in header.pointee.value = placeValue(value, in: words) }
         return box
     }
 
@@ -53,6 +49,16 @@ final class InstanceBox: ManagedBuffer<InstanceBox.Header, UInt64> {
 func alignedAddress(_ words: UnsafeMutablePointer<UInt64>, alignment: Int) -> UnsafeMutableRawPointer {
     let mask = UInt(alignment - 1)
     return UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: words) + mask) & ~mask).unsafelyUnwrapped
+}
+
+/// Initialises `value` in the words after a box's header, at the first address its alignment
+/// allows, and returns that address: where `InstanceBox`, `ProvidedValue` and `OnceCell` keep
+/// their value, in room that `InstanceBox.roomInWords(for:)` counted.
+@inline(__always)
+func placeValue<T>(_ value: T, in words: UnsafeMutablePointer<UInt64>) -> UnsafeMutableRawPointer {
+    let address = alignedAddress(words, alignment: MemoryLayout<T>.alignment)
+    address.initializeMemory(as: T.self, repeating: value, count: 1)
+    return address
 }
 
 /// Destroys the `Value` at `address`: for a box that knows the value's type only as a metatype.
