@@ -221,13 +221,7 @@ extension DependencyStore {
         let shadowing: Shadowing? = registry.withLock { registry in
             guard registry.stored(key, nil) == nil, !registry.providedValues.contains(key) else { return nil }
             registry.providedValues[key] = box
-            // As `insert` does: see there.
-            core.noteRegisters(key)
-            if !registry.removals.isEmpty {
-                registry.removals[TypeAndName(type: key, name: nil)] = nil
-            }
-            return Shadowing(
-                ancestors: parent != nil && !registry.shadowsAncestors, descendants: !registry.children.isEmpty)
+            return noteAdded(key, name: nil, replacing: false, in: &registry)
         }
         guard let shadowing else { return false }
         noteShadowing(key, name: nil, shadowing)
@@ -268,19 +262,14 @@ extension DependencyStore {
         let (replaced, shadowing) = registry.withLock { registry in
             let replaced = registry[ObjectIdentifier(T.self), registration.name]
             registry[ObjectIdentifier(T.self), registration.name] = registration
-            // Before the look at the stores layered over this one (`noteShadowing`), which reads
-            // their registrations under their locks: see `StoreCore.keyFilter`.
-            core.noteRegisters(ObjectIdentifier(T.self))
             if let replaced {
                 registry.recordOverride(of: replaced, by: registration)
                 // Taken out under the lock, so that a build of the replaced registration that
                 // ends after this keeps nothing, and the instance is closed exactly once.
                 replaced.slot?.discard(of: replaced, into: &discarded)
-            } else if !registry.removals.isEmpty {
-                registry.removals[TypeAndName(type: ObjectIdentifier(T.self), name: registration.name)] = nil
             }
-            let shadowing = Shadowing(
-                ancestors: parent != nil && !registry.shadowsAncestors, descendants: !registry.children.isEmpty)
+            let shadowing = noteAdded(
+                ObjectIdentifier(T.self), name: registration.name, replacing: replaced != nil, in: &registry)
             return (replaced, shadowing)
         }
         noteShadowing(ObjectIdentifier(T.self), name: registration.name, shadowing)
@@ -301,6 +290,23 @@ extension DependencyStore {
         core.forgetInDescendants([replaced], into: &discards)
         let trigger = "\(cause) of \(Tracing.label(of: replaced.type, name: replaced.name))"
         close(discards.closes(), because: trigger)
+    }
+
+    /// What a registration (or a provided value) of `key` and `name` that just went into this
+    /// store's `registry` changes there, under its lock: the filter of registered types gets its
+    /// bit, before the look at the stores layered over this one (`noteShadowing`), which reads
+    /// their registrations under their locks (see `StoreCore.keyFilter`); a removal recorded for
+    /// the place is forgotten, unless something was there and was replaced. Returns which looks
+    /// `noteShadowing` must make once the lock is dropped.
+    private func noteAdded(
+        _ key: ObjectIdentifier, name: String?, replacing: Bool, in registry: inout StoreCore.Registry
+    ) -> Shadowing {
+        core.noteRegisters(key)
+        if !replacing, !registry.removals.isEmpty {
+            registry.removals[TypeAndName(type: key, name: name)] = nil
+        }
+        return Shadowing(
+            ancestors: parent != nil && !registry.shadowsAncestors, descendants: !registry.children.isEmpty)
     }
 
     /// Which of `noteShadowing`'s two looks a registration needs, as its store's registry told:

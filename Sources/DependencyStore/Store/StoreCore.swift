@@ -27,14 +27,10 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         @inline(__always) get { Lock(storage: self) }
     }
 
-    /// Reads a field of the registry that never changes after `make`, without the lock.
-    @inline(__always)
-    private func constant<Value>(_ read: (Registry) -> Value) -> Value {
-        withUnsafeMutablePointerToHeader { read($0.pointee) }
-    }
+    // `parent`, `origin` and `verifier` never change after `make`: read in place, without the lock.
 
     /// The store that resolves what this one does not register itself, if any.
-    var parent: DependencyStore? { constant(\.parent) }
+    var parent: DependencyStore? { withUnsafeMutablePointerToHeader { $0.pointee.parent } }
     /// Runs, one at a time and in order, the closes of instances this store let go of that could
     /// not run where it did (see `Closing/`). Made the first time the store closes something, so
     /// that a store that never does (most stores of a test or a request) does not allocate it.
@@ -47,9 +43,9 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         }
     }
     /// What diagnostics call the store.
-    var origin: DependencyStore.Origin { constant(\.origin) }
+    var origin: DependencyStore.Origin { withUnsafeMutablePointerToHeader { $0.pointee.origin } }
     /// Set on the throw-away copy `verify()` builds in, and only there.
-    var verifier: Verifier? { constant(\.verifier) }
+    var verifier: Verifier? { withUnsafeMutablePointerToHeader { $0.pointee.verifier } }
     // No reference back to the store: a weak one would give every store a side-table reference
     // count, and each retain and release of a store (every `execute`, most resolves) would take
     // the slow path, about 150 instructions. A property bound to the core resolves through a
@@ -84,8 +80,8 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     static let keyFilterWords = 4
     /// Nonzero once the store stopped sharing its ancestors' instances (`Registry.shadowsAncestors`
     /// was set, by an override, a decorator, a contribution or an observer), never cleared: read
-    /// with no lock by a resolve through this store of a type it never registered
-    /// (`DependencyStore.lookUpSharedSkippingOwnLock`), which while it is zero can go straight to
+    /// with no lock by a property's first read through this store of a type it never registered
+    /// (`DependencyStore.sharedInstanceSkippingOwnLock`), which while it is zero can go straight to
     /// what the parent publishes. Set under the registry's lock, with `shadowsAncestors`, through
     /// `stopsSharing(_:)` only. In the same allocation as `stageCount`.
     var stopsSharingWord: UnsafeMutablePointer<Int> { extraWords + 2 + Self.keyFilterWords }
@@ -138,20 +134,6 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     }
 
     struct Registry {
-        /// The store that resolves what this one does not register itself, if any: see
-        /// `StoreCore.parent`, which reads it without the lock, as it never changes.
-        let parent: DependencyStore?
-        /// What diagnostics call the store; never changes.
-        let origin: DependencyStore.Origin
-        /// Set on the throw-away copy `verify()` builds in, and only there; never changes.
-        let verifier: Verifier?
-
-        init(parent: DependencyStore?, origin: DependencyStore.Origin, verifier: Verifier?) {
-            self.parent = parent
-            self.origin = origin
-            self.verifier = verifier
-        }
-
         /// Registrations without a name, by `ObjectIdentifier` of the type they are for: the
         /// table the common resolve reads (see `TypeTable`).
         var unnamed = TypeTable<AnyRegistration>()
@@ -176,6 +158,24 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         var observers: ResolveObservers?
         /// How many instances this store's slots have kept, ever: the last one's `sequence`.
         var keptCount = 0
+
+        // What never changes after `make`, which `StoreCore` reads in place without the lock.
+        // Not first: a `withLock` on another thread is an `inout` access to the registry, which
+        // the thread sanitizer counts as a write of the registry's first word, so a read of that
+        // word without the lock would be reported though nothing ever writes it again.
+
+        /// The store that resolves what this one does not register itself, if any.
+        let parent: DependencyStore?
+        /// What diagnostics call the store.
+        let origin: DependencyStore.Origin
+        /// Set on the throw-away copy `verify()` builds in, and only there.
+        let verifier: Verifier?
+
+        init(parent: DependencyStore?, origin: DependencyStore.Origin, verifier: Verifier?) {
+            self.parent = parent
+            self.origin = origin
+            self.verifier = verifier
+        }
         /// Whether a `.weak` slot of this store has ever held an instance (which `keptCount` does
         /// not count). With `keptCount` 0, no slot of the store holds anything: its end has
         /// nothing to discard, and skips the walk (`close()`).

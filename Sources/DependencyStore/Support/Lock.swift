@@ -1,5 +1,5 @@
 // Darwin-only code: the `canImport(os)` branches of this file (os_unfair_lock). Each mirrors the
-// pthread mutex code of its Linux branch beside it, call for call: lock, trylock, unlock; an
+// pthread mutex code of its Linux branch beside it, call for call: lock, unlock; an
 // os_unfair_lock needs no init or destroy, which the `!canImport(os)` branches do for pthread.
 internal import DependencyStoreAtomics
 
@@ -23,23 +23,17 @@ import Musl
 /// that do not move for as long as the lock lives (a `pthread_mutex_t` stored inline in a Swift
 /// value may move). The lock itself is a reference to that storage; copies share it. A store's
 /// core is the storage of its registry's lock (`StoreCore` subclasses `LockStorage`), so that a
-/// store's lock costs no allocation of its own. Its
-/// operations, at the end of this file, are the library's only mutex code: `RawGate` uses them
-/// too, for the mutex it keeps in the memory of an injected property.
+/// store's lock costs no allocation of its own. Its operations, at the end of this file, are the
+/// library's only mutex code (a gate has none: see `RawGate`).
 ///
 /// The lock is not recursive. Code inside `withLock` must not call back into anything that takes
 /// the same lock, and never runs user code (factories) unless a caller says why that is safe.
 struct Lock<State>: @unchecked Sendable {
     private let storage: LockStorage<State>
 
-    /// A lock over `initialState`, with `extraWords` words of zeroed memory after its mutex for
-    /// its owner (`StoreCore` keeps counters there that are read without the lock).
-    ///
-    /// The state is made where it is kept: taken as a value, it would be copied into the storage
-    /// and the original destroyed, which for a store's registry is about 250 instructions of a
-    /// store's creation.
-    init(_ initialState: @autoclosure () -> State, extraWords: Int = 0) {
-        storage = LockStorage<State>.make(extraWords: extraWords, initialState)
+    /// A lock over `initialState`, made where it is kept (see `LockStorage.make`).
+    init(_ initialState: @autoclosure () -> State) {
+        storage = LockStorage<State>.make(extraWords: 0, initialState)
     }
 
     /// The lock of `storage`, made by `LockStorage.make`: how a `StoreCore` hands out the lock it
@@ -53,11 +47,6 @@ struct Lock<State>: @unchecked Sendable {
     /// registrations share their entry's options.
     func isSame(as other: Lock<State>) -> Bool {
         storage === other.storage
-    }
-
-    /// The words after the mutex: as many as `init` was asked for.
-    var extraWords: UnsafeMutablePointer<Int> {
-        storage.extraWords
     }
 
     /// Runs `body` with exclusive access to the state.
@@ -137,9 +126,8 @@ extension Lock where State == Void {
     }
 }
 
-/// The platform mutex's operations, in one place for the two holders of a mutex: `Lock`, and
-/// `RawGate`, which keeps its mutex in memory it shares with an injected property's value. The
-/// memory must not move while the mutex lives.
+/// The platform mutex's operations, on the mutex in a `LockStorage`, the one holder of a mutex.
+/// The memory must not move while the mutex lives.
 extension UnsafeMutablePointer where Pointee == PlatformMutex {
     /// Initialises the mutex in this (allocated, uninitialised) memory: a default pthread mutex
     /// by its static initialiser (see `DependencyStoreMutex.h`), or an unlocked os_unfair_lock.
@@ -164,16 +152,6 @@ extension UnsafeMutablePointer where Pointee == PlatformMutex {
         os_unfair_lock_lock(self)
         #else
         pthread_mutex_lock(self)
-        #endif
-    }
-
-    /// Takes the mutex if no other thread holds it, without waiting.
-    @inline(__always)
-    func tryLockMutex() -> Bool {
-        #if canImport(os)
-        os_unfair_lock_trylock(self)
-        #else
-        pthread_mutex_trylock(self) == 0
         #endif
     }
 
