@@ -116,7 +116,7 @@ struct WeakGraph {
 /// wait returns `false`.
 @discardableResult
 func eventually(
-    within seconds: Double = testDeadline,
+    within seconds: Double = poolDeadline,
     _ what: String,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
@@ -296,7 +296,7 @@ private final class WeakPartReader: @unchecked Sendable {
         let graph = WeakGraph(feed!)
         feed = nil
 
-        let report = await store.shutdown(timeout: testDeadline)
+        let report = await store.shutdown(timeout: poolDeadline)
 
         #expect(log.names == ["Feed", "Client", "Socket"])
         #expect(report.closed == 3)
@@ -304,7 +304,7 @@ private final class WeakPartReader: @unchecked Sendable {
         await eventually("the closed instances to be freed") { graph.isFreed }
         // Still usable: what it builds next it keeps, and closes again.
         _ = store.resolve(Socket.self)
-        #expect(await store.shutdown(timeout: testDeadline).closed == 1)
+        #expect(await store.shutdown(timeout: poolDeadline).closed == 1)
     }
 
     @Test func aNewRegistrationClosesTheInstanceItReplaces() {
@@ -346,7 +346,7 @@ private final class WeakPartReader: @unchecked Sendable {
         _ = store.resolve(Journal.self)
         _ = store.resolve(Outbox.self)
 
-        let report = await store.shutdown(timeout: testDeadline)
+        let report = await store.shutdown(timeout: poolDeadline)
 
         #expect(log.names == ["Outbox", "Journal"])
         #expect(report.closed == 2)
@@ -357,7 +357,7 @@ private final class WeakPartReader: @unchecked Sendable {
         store.register(Dashboard.self, scope: .singleton, on: MainActor.self) { _ in Dashboard() }
         let dashboard = await MainActor.run { store.resolve(Dashboard.self) }
 
-        let report = await store.shutdown(timeout: testDeadline)
+        let report = await store.shutdown(timeout: poolDeadline)
 
         #expect(report.closed == 1)
         #expect(await dashboard.isClosed)
@@ -406,7 +406,7 @@ private final class WeakPartReader: @unchecked Sendable {
         #expect(log.names == ["Socket"])
         #expect(childsSocket.closes.value == 1)
         #expect(parentsSocket.closes.value == 0)
-        #expect(await parent.shutdown(timeout: testDeadline).closed == 1)
+        #expect(await parent.shutdown(timeout: poolDeadline).closed == 1)
         #expect(parentsSocket.closes.value == 1)
     }
 
@@ -425,7 +425,7 @@ private final class WeakPartReader: @unchecked Sendable {
         requests = nil
 
         #expect(log.names.isEmpty, "the instance is the parent's: the stores that shared it end without closing it")
-        #expect(await parent.shutdown(timeout: testDeadline).closed == 1)
+        #expect(await parent.shutdown(timeout: poolDeadline).closed == 1)
         #expect(shared[0].closes.value == 1)
     }
 
@@ -474,7 +474,7 @@ private final class WeakPartReader: @unchecked Sendable {
         let journal = store.resolve(Journal.self)
         _ = store.resolve(Feed.self)
 
-        let report = await store.reset(.session, timeout: testDeadline)
+        let report = await store.reset(.session, timeout: poolDeadline)
 
         #expect(log.names == ["Feed", "Client", "Socket"], "awaited, so closed by now")
         #expect(report.closed == 3)
@@ -490,7 +490,7 @@ private final class WeakPartReader: @unchecked Sendable {
         store.reset(.session)
         #expect(log.names.isEmpty, "reset cannot await: the close runs in a task")
 
-        let report = await store.shutdown(timeout: testDeadline)
+        let report = await store.shutdown(timeout: poolDeadline)
 
         #expect(log.names == ["Outbox"])
         #expect(report.failures.isEmpty)
@@ -560,14 +560,14 @@ private final class WeakPartReader: @unchecked Sendable {
         _ = store.resolve(Journal.self)
         _ = store.resolve(Feed.self)
 
-        let report = await store.shutdown(timeout: testDeadline)
+        let report = await store.shutdown(timeout: poolDeadline)
 
         #expect(log.names == ["Feed", "Client", "Socket"])
         #expect(report.closed == 3)
         let failure = report.failures.first
         #expect(report.failures.count == 1)
         #expect(failure?.instance == "Journal")
-        #expect(failure?.trigger == "shutdown(timeout: 20.0)")
+        #expect(failure?.trigger == "shutdown(timeout: \(poolDeadline))")
         if case .threw(let error) = failure?.reason {
             #expect("\(error)" == "the journal's disk is full")
         } else {
@@ -679,7 +679,7 @@ private final class WeakPartReader: @unchecked Sendable {
                         guard step.isMultiple(of: 10) else { continue }
                         shutdowns.enter()
                         Task.detached {
-                            _ = await store.shutdown(timeout: testDeadline)
+                            _ = await store.shutdown(timeout: poolDeadline)
                             shutdowns.leave()
                         }
                     default:
@@ -693,7 +693,7 @@ private final class WeakPartReader: @unchecked Sendable {
             }
             #expect(finished, "round \(round)")
             #expect(await awaitGroup(shutdowns, what: "the shutdowns of round \(round)"))
-            _ = await store.shutdown(timeout: testDeadline)
+            _ = await store.shutdown(timeout: poolDeadline)
 
             for (part, resolves) in seen.value.values {
                 #expect(part.closes.value <= 1, "round \(round): \(part.name) closed \(part.closes.value) times")

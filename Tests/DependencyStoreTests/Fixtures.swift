@@ -92,6 +92,14 @@ func onManyThreads(
 /// How long a test waits for another thread or task before it fails instead of hanging.
 let testDeadline: Double = 20
 
+/// How long a test awaits what the store runs on the concurrency pool (async closes, a shutdown,
+/// an awaited reset) before it fails instead of hanging. Longer than `testDeadline`: in a parallel
+/// run, every test starts as a job of that same pool, queued at once, so a job queued early waits
+/// for the tests ahead of it to start and for the synchronous ones among them to end. Measured
+/// with a probe test here (two cores), a 1 ms sleep at the start of the run ended 2 to 5 s late,
+/// and before the CLI's tests stopped blocking the pool's threads, 14 to 19 s.
+let poolDeadline: Double = 60
+
 extension DispatchSemaphore {
     /// Waits for a signal for at most `seconds`. Past that the test fails, and the wait returns
     /// `false` so the test goes on: a deadlock fails the run instead of hanging it.

@@ -24,9 +24,9 @@ import Darwin
         environment: [String: String] = ["ACCESS_TOKEN": token],
         stdout: ChildProcess.Output = .captured,
         stderr: ChildProcess.Output = .captured
-    ) throws -> ChildProcess.Result {
+    ) async throws -> ChildProcess.Result {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
-        return try ChildProcess.run(
+        return try await ChildProcess.run(
             ChildProcess.binary(named: "access-token-cli"),
             arguments,
             // No backtracer: its report of a crash would mix into the stderr under test, and under
@@ -46,16 +46,16 @@ import Darwin
 
     // MARK: - The first run
 
-    @Test func theDemoRunsWithNoTokenNoNetworkAndSaysItsPriceIsASample() throws {
-        let result = try run(["--demo"], environment: [:])
+    @Test func theDemoRunsWithNoTokenNoNetworkAndSaysItsPriceIsASample() async throws {
+        let result = try await run(["--demo"], environment: [:])
 
         #expect(result.status == 0)
         #expect(result.stdout == "Access token: sk-d…f9c2 (demo token)\nBTC-USD $15,840.01 (sample price, not live)\n")
         #expect(result.stderr == "")
     }
 
-    @Test func theDemoInJSONSaysItsSourceIsTheSample() throws {
-        let result = try run(["--demo", "--json"], environment: [:])
+    @Test func theDemoInJSONSaysItsSourceIsTheSample() async throws {
+        let result = try await run(["--demo", "--json"], environment: [:])
 
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String])
@@ -63,24 +63,24 @@ import Darwin
         #expect(object["token"] == "sk-d…f9c2")
     }
 
-    @Test func aPriceFromAFileSaysItIsNotLive() throws {
-        let result = try run(["--price-file", Self.sample])
+    @Test func aPriceFromAFileSaysItIsNotLive() async throws {
+        let result = try await run(["--price-file", Self.sample])
 
         #expect(result.status == 0)
         #expect(result.stdout == "Access token: sk-1…f9c2\nBTC-USD $15,840.01 (from \(Self.sample), not live)\n")
         #expect(result.stderr == "")
     }
 
-    @Test func revealsTheWholeTokenWhenAsked() throws {
-        let result = try run(["--price-file", Self.sample, "--reveal-token"])
+    @Test func revealsTheWholeTokenWhenAsked() async throws {
+        let result = try await run(["--price-file", Self.sample, "--reveal-token"])
 
         #expect(result.stdout.hasPrefix("Access token: \(Self.token)\n"))
     }
 
-    @Test func printsOneJSONObjectWithTheServersAmountDigitForDigit() throws {
+    @Test func printsOneJSONObjectWithTheServersAmountDigitForDigit() async throws {
         let prices = try file(#"{"data":{"base":"BTC","currency":"USD","amount":"9007199254740993.10"}}"#)
 
-        let result = try run(["--price-file", prices, "--json"])
+        let result = try await run(["--price-file", prices, "--json"])
 
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String])
@@ -91,13 +91,13 @@ import Darwin
             ])
     }
 
-    @Test func fetchesOverHTTPFromAnotherEndpointAsALivePrice() throws {
+    @Test func fetchesOverHTTPFromAnotherEndpointAsALivePrice() async throws {
         let server = try TestHTTPServer { path in
             path == "/v2/prices/spot?currency=USD" ? .json(sampleResponse) : .json("{}", status: 404)
         }
         defer { server.stop() }
 
-        let result = try run(["--endpoint", server.url().absoluteString, "--timeout", "2.5"])
+        let result = try await run(["--endpoint", server.url().absoluteString, "--timeout", "2.5"])
 
         #expect(result.status == 0)
         #expect(result.stdout == "Access token: sk-1…f9c2\nBTC-USD $15,840.01\n")
@@ -105,7 +105,7 @@ import Darwin
 
     // MARK: - What the server sends
 
-    @Test func nothingTheServerSendsReachesTheTerminalRaw() throws {
+    @Test func nothingTheServerSendsReachesTheTerminalRaw() async throws {
         let hostile = #"\u001b[2J\u001b[31mBTC\nAccess token: sk-FAKE"#
         let server = try TestHTTPServer { path in
             switch path {
@@ -119,7 +119,7 @@ import Darwin
         defer { server.stop() }
 
         for path in ["/base", "/currency", "/amount"] {
-            let result = try run(["--endpoint", server.url(path).absoluteString])
+            let result = try await run(["--endpoint", server.url(path).absoluteString])
 
             #expect(result.status == 1)
             #expect(result.stdout == "")
@@ -133,12 +133,12 @@ import Darwin
         ("/gzip-bomb/", TestHTTPServer.Reply.gzipBomb(inflatedBytes: 200 << 20)),
         ("/long-chunked/", .chunked(bytes: 100 << 20)),
     ])
-    func memoryStaysBoundedWhateverArrives(path: String, reply: TestHTTPServer.Reply) throws {
+    func memoryStaysBoundedWhateverArrives(path: String, reply: TestHTTPServer.Reply) async throws {
         let server = try TestHTTPServer { _ in reply }
         defer { server.stop() }
-        let baseline = try run(["--demo"])
+        let baseline = try await run(["--demo"])
 
-        let result = try run(["--endpoint", server.url(path).absoluteString])
+        let result = try await run(["--endpoint", server.url(path).absoluteString])
 
         #expect(result.status == 1)
         #expect(result.stderr.contains("is larger than 65536 bytes, so it was refused"))
@@ -151,8 +151,8 @@ import Darwin
 
     // MARK: - Failures at run time
 
-    @Test func noTokenExitsWith1AndSaysWhereItLooked() throws {
-        let result = try run(["--price-file", Self.sample], environment: [:])
+    @Test func noTokenExitsWith1AndSaysWhereItLooked() async throws {
+        let result = try await run(["--price-file", Self.sample], environment: [:])
 
         #expect(result.status == 1)
         #expect(result.stdout == "")
@@ -160,11 +160,11 @@ import Darwin
         #expect(result.stderr.contains("/.config/access-token-cli/token does not exist"))
     }
 
-    @Test func anHTTPErrorExitsWith1AndPrintsNoPrice() throws {
+    @Test func anHTTPErrorExitsWith1AndPrintsNoPrice() async throws {
         let server = try TestHTTPServer { _ in .json(#"{"errors":[]}"#, status: 500) }
         defer { server.stop() }
 
-        let result = try run(["--endpoint", server.url().absoluteString])
+        let result = try await run(["--endpoint", server.url().absoluteString])
 
         #expect(result.status == 1)
         #expect(result.stdout == "")
@@ -173,28 +173,28 @@ import Darwin
                 + "\(server.url().absoluteString)/v2/prices/spot?currency=USD\n")
     }
 
-    @Test func aTimeoutExitsWith1() throws {
+    @Test func aTimeoutExitsWith1() async throws {
         let server = try TestHTTPServer { _ in .delayed(seconds: 2, .json(sampleResponse)) }
         defer { server.stop() }
 
-        let result = try run(["--endpoint", server.url().absoluteString, "--timeout", "0.3"])
+        let result = try await run(["--endpoint", server.url().absoluteString, "--timeout", "0.3"])
 
         #expect(result.status == 1)
         #expect(result.stdout == "")
         #expect(result.stderr.contains("within 0.3 seconds"))
     }
 
-    @Test func badDataExitsWith1() throws {
+    @Test func badDataExitsWith1() async throws {
         let prices = try file(#"{"data":{"base":"BTC","currency":"USD","amount":"-1"}}"#)
 
-        let result = try run(["--price-file", prices])
+        let result = try await run(["--price-file", prices])
 
         #expect(result.status == 1)
         #expect(result.stdout == "")
         #expect(result.stderr == "access-token-cli: error: the spot-price response's amount -1 is negative\n")
     }
 
-    @Test func aPriceFileThatIsNotAFileIsNamedForWhatItIs() throws {
+    @Test func aPriceFileThatIsNotAFileIsNamedForWhatItIs() async throws {
         let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
         try #require(mkfifo(fifo, 0o600) == 0)
         let directory = FileManager.default.temporaryDirectory.path
@@ -206,17 +206,17 @@ import Darwin
             ("/nonexistent/prices.json", "no such file"),
         ]
         for (path, reason) in cases {
-            let result = try run(["--price-file", path])
+            let result = try await run(["--price-file", path])
 
             #expect(result.status == 1)
             #expect(result.stderr == "access-token-cli: error: cannot read \(path): \(reason)\n")
         }
     }
 
-    @Test func aTokenFileThatIsADirectoryIsNamedForWhatItIs() throws {
+    @Test func aTokenFileThatIsADirectoryIsNamedForWhatItIs() async throws {
         let directory = FileManager.default.temporaryDirectory.path
 
-        let result = try run(["--price-file", Self.sample, "--token-file", directory], environment: [:])
+        let result = try await run(["--price-file", Self.sample, "--token-file", directory], environment: [:])
 
         #expect(result.status == 1)
         #expect(
@@ -227,24 +227,24 @@ import Darwin
     // MARK: - Output that cannot be written
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
-    func aFullStdoutIsAnErrorOnStderr() throws {
-        let result = try run(["--demo"], stdout: .path("/dev/full"))
+    func aFullStdoutIsAnErrorOnStderr() async throws {
+        let result = try await run(["--demo"], stdout: .path("/dev/full"))
 
         #expect(result.status == 1)
         #expect(result.stderr == "access-token-cli: error: cannot write to standard output: No space left on device\n")
     }
 
-    @Test func aClosedPipeOnStdoutEndsQuietlyBySIGPIPE() throws {
-        let result = try run(["--demo"], stdout: .closedPipe)
+    @Test func aClosedPipeOnStdoutEndsQuietlyBySIGPIPE() async throws {
+        let result = try await run(["--demo"], stdout: .closedPipe)
 
         #expect(result.signal == SIGPIPE)
         #expect(result.stderr == "")
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
-    func aFullStderrNeverCrashes() throws {
-        let usage = try run(["--bogus"], stderr: .path("/dev/full"))
-        let runtime = try run(["--price-file", "/nonexistent"], stderr: .path("/dev/full"))
+    func aFullStderrNeverCrashes() async throws {
+        let usage = try await run(["--bogus"], stderr: .path("/dev/full"))
+        let runtime = try await run(["--price-file", "/nonexistent"], stderr: .path("/dev/full"))
 
         #expect(usage.status == 64)
         #expect(runtime.status == 1)
@@ -280,8 +280,8 @@ import Darwin
         (["--currency", "EUR", "--currency", "GBP"], "--currency is given more than once"),
         (["--dependency-graph", "svg"], "--dependency-graph takes mermaid or dot, not 'svg'"),
     ])
-    func aBadCommandLinePrintsTheUsageAndExitsWith64(arguments: [String], message: String) throws {
-        let result = try run(arguments)
+    func aBadCommandLinePrintsTheUsageAndExitsWith64(arguments: [String], message: String) async throws {
+        let result = try await run(arguments)
 
         #expect(result.status == 64)
         #expect(result.stdout == "")
@@ -289,9 +289,9 @@ import Darwin
         #expect(result.stderr.contains("USAGE: access-token-cli [options]"))
     }
 
-    @Test func printsTheVerifiedDependencyGraphWithoutTokenOrNetwork() throws {
-        let mermaid = try run(["--dependency-graph"], environment: [:])
-        let dot = try run(["--dependency-graph", "dot", "--endpoint", "http://127.0.0.1:9"], environment: [:])
+    @Test func printsTheVerifiedDependencyGraphWithoutTokenOrNetwork() async throws {
+        let mermaid = try await run(["--dependency-graph"], environment: [:])
+        let dot = try await run(["--dependency-graph", "dot", "--endpoint", "http://127.0.0.1:9"], environment: [:])
 
         #expect(mermaid.status == 0)
         #expect(mermaid.stderr == "")
@@ -304,9 +304,9 @@ import Darwin
         #expect(dot.stdout.contains(#"n2 -> n1 [style=dashed, label="@Injected"];"#))
     }
 
-    @Test func helpAndVersionExitWith0() throws {
-        let help = try run(["--help"])
-        let version = try run(["--version"])
+    @Test func helpAndVersionExitWith0() async throws {
+        let help = try await run(["--help"])
+        let version = try await run(["--version"])
 
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("USAGE: access-token-cli [options]"))

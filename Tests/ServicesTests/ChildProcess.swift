@@ -12,7 +12,7 @@ import Darwin
 /// stderr that is a device or a pipe nobody reads.
 enum ChildProcess {
     /// Where a child's stdout or stderr goes.
-    enum Output {
+    enum Output: Sendable {
         /// A fresh file, read back when the child has ended.
         case captured
         /// An existing file or device, such as `/dev/full`.
@@ -21,7 +21,7 @@ enum ChildProcess {
         case closedPipe
     }
 
-    struct Result {
+    struct Result: Sendable {
         /// The exit status, or `nil` when a signal ended the child.
         let status: Int32?
         /// The signal that ended the child, if one did.
@@ -35,6 +35,10 @@ enum ChildProcess {
     /// One spawn at a time: a pipe made for one child is not yet marked close-on-exec when it is
     /// made, and must not leak into another child started at that moment.
     private static let spawning = NSLock()
+
+    /// Two children at a time, one a core: the CLI's tests start dozens at once, and all of them
+    /// together would starve the rest of the suite of CPU.
+    private static let running = DispatchSemaphore(value: 2)
 
     /// The executable `name` in the build directory that holds the test bundle: on Linux the
     /// test runner is the bundle itself; on macOS `xctest` loads it, so look at the loaded
@@ -53,8 +57,46 @@ enum ChildProcess {
     }
 
     /// Runs `executable` with `arguments` in exactly `environment`, stdin from `/dev/null`, and
-    /// waits for it to end.
+    /// awaits its end.
+    ///
+    /// The child is started and reaped on a thread of its own: a thread of the concurrency pool
+    /// blocked in `wait4` for as long as a child runs holds up every other test's awaits (the
+    /// pool has as many threads as cores and grows only slowly), and a suite that awaits closes
+    /// or shutdowns with deadlines missed them.
     static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String],
+        stdout: Output,
+        stderr: Output
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                running.wait()
+                defer { running.signal() }
+                continuation.resume(
+                    with: Swift.Result {
+                        try runWaiting(executable, arguments, environment: environment, stdout: stdout, stderr: stderr)
+                    })
+            }.start()
+        }
+    }
+
+    #if os(Linux)
+    /// The peak resident memory, in bytes, of process `pid` once it runs `executable`; `nil`
+    /// before (it still shares its parent's memory) or once it has ended.
+    private static func residentPeak(of pid: pid_t, running executable: String) -> Int? {
+        let image = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        guard image == URL(fileURLWithPath: executable).resolvingSymlinksInPath().path,
+            let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes * 1024
+    }
+    #endif
+
+    private static func runWaiting(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String],
@@ -120,15 +162,26 @@ enum ChildProcess {
 
         var status: Int32 = 0
         var usage = rusage()
+        #if canImport(Darwin)
         while wait4(pid, &status, 0, &usage) < 0 {
             guard errno == EINTR else { throw POSIXError(.init(rawValue: errno) ?? .ECHILD) }
         }
-        let signal = status & 0x7F
-        #if canImport(Darwin)
         let peakMemory = Int(usage.ru_maxrss)  // bytes
         #else
-        let peakMemory = Int(usage.ru_maxrss) * 1024  // kilobytes
+        // Linux's ru_maxrss of a spawned child counts the peak of this process too: the child
+        // shares this process's memory until it executes, and the kernel keeps the larger peak
+        // across that. So the child's own peak (VmHWM, kept by the kernel) is read while it runs,
+        // every 2 ms, once it runs the executable; a peak reached after the last look is missed.
+        var peakMemory = 0
+        while true {
+            let reaped = wait4(pid, &status, WNOHANG, &usage)
+            if reaped == pid { break }
+            guard reaped == 0 || errno == EINTR else { throw POSIXError(.init(rawValue: errno) ?? .ECHILD) }
+            peakMemory = max(peakMemory, residentPeak(of: pid, running: executable) ?? 0)
+            usleep(2_000)
+        }
         #endif
+        let signal = status & 0x7F
         func read(_ path: String) -> String {
             (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         }
