@@ -79,27 +79,29 @@ func resolveOnce<Value, Failure: Error>(
     _ resolve: (OnceCell<Value>) throws(Failure) -> Value
 ) throws(Failure) -> Value {
     let gate = cell.gate
-    let stack = ResolutionStack.current
-    if gate.isHeld(by: stack) {
-        // This thread is inside this property's own resolution: the factory needs the value it is
-        // building. Waiting for the gate would deadlock; resolving again lets the store detect
-        // the cycle on this thread's chain and trap with the whole chain.
-        return try resolve(cell)
+    // The thread's stack, borrowed: its storage holds it for as long as the thread runs.
+    return try ResolutionStack.withCurrent { (stack) throws(Failure) -> Value in
+        if gate.isHeld(by: stack) {
+            // This thread is inside this property's own resolution: the factory needs the value
+            // it is building. Waiting for the gate would deadlock; resolving again lets the store
+            // detect the cycle on this thread's chain and trap with the whole chain.
+            return try resolve(cell)
+        }
+        if let refusal = gate.enter(
+            on: stack, waitingFor: .property(type: type, name: cell.name, requester: cell.requester))
+        {
+            DependencyStore.refused(refusal, resolving: type, name: cell.name, at: cell.requester)
+        }
+        defer { gate.leave() }
+        if let published = gate.published {
+            return published.assumingMemoryBound(to: Value.self).pointee
+        }
+        // A throw publishes nothing: the next read resolves again.
+        let value = try resolve(cell)
+        // Exactly once: only the thread inside the gate that found nothing published gets here.
+        cell.publish(value)
+        return value
     }
-    if let refusal = gate.enter(
-        on: stack, waitingFor: .property(type: type, name: cell.name, requester: cell.requester))
-    {
-        DependencyStore.refused(refusal, resolving: type, name: cell.name, at: cell.requester)
-    }
-    defer { gate.leave() }
-    if let published = gate.published {
-        return published.assumingMemoryBound(to: Value.self).pointee
-    }
-    // A throw publishes nothing: the next read resolves again.
-    let value = try resolve(cell)
-    // Exactly once: only the thread inside the gate that found nothing published gets here.
-    cell.publish(value)
-    return value
 }
 
 /// A read of a property that can be emptied again (`@ReleasableInjected`, `@WeakInjected`) that
