@@ -39,15 +39,15 @@ struct AssemblyTag: Hashable, Sendable {
         type == assembly || enclosing.contains(assembly)
     }
 
-    /// The assembly being applied on this thread, innermost: an assembly may apply others.
     /// Whether an assembly is being applied on this thread: `current != nil`, asked without
     /// copying the tag out.
     static var isBeingApplied: Bool {
-        ResolutionStack.withCurrentIfCreated { stack in stack.map { !$0.assemblies.isEmpty } ?? false }
+        ResolutionStack.withCurrentIfCreated { !$0.assemblies.isEmpty } ?? false
     }
 
+    /// The assembly being applied on this thread, innermost: an assembly may apply others.
     static var current: AssemblyTag? {
-        ResolutionStack.withCurrentIfCreated { $0?.assemblies.last }
+        ResolutionStack.withCurrentIfCreated { $0.assemblies.last }
     }
 
     /// The tag of `assembly`, applied now, inside those being applied on this thread.

@@ -69,9 +69,11 @@ public struct Injected<T> {
 
     private init(binding: consuming InjectedBinding, name: String?, requester: Requester) {
         let verifier = binding.verifier
+        // The cell's last use of `binding` and `name`, which it takes over: the verifier reads
+        // them from the cell, so that neither is copied for the cell and released here.
         cell = OnceCell(binding: binding, name: name, requester: requester)
         if let verifier {
-            verifier.declared(T.self, name: name, optional: false, in: cell.bindingStore, at: requester.location)
+            verifier.declared(T.self, name: cell.name, optional: false, in: cell.bindingStore, at: requester.location)
         }
     }
 

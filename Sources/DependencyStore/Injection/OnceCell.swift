@@ -19,12 +19,16 @@ struct OnceCell<Value> {
     let storage: OnceStorage
 
     /// Allocates a cell whose first read resolves with `binding`, `name` and `requester`.
-    init(binding: InjectedBinding, name: String?, requester: Requester) {
+    init(binding: consuming InjectedBinding, name: String?, requester: Requester) {
         // Not generic, so that making one looks up no generic class's metadata at run time (about
         // 200 instructions a property): the value's room is counted in words, with enough over
-        // for an alignment above the words'.
+        // for an alignment above the words'. The binding is moved into the header, where the
+        // closure would copy it and this init release it.
+        var binding = Optional(binding)
         let buffer = OnceStorage.create(minimumCapacity: InstanceBox.roomInWords(for: Value.self)) { _ in
-            OnceHeader(binding: binding, name: name, requester: requester, valueType: Value.self)
+            var taken: InjectedBinding?
+            swap(&taken, &binding)
+            return OnceHeader(binding: taken.unsafelyUnwrapped, name: name, requester: requester, valueType: Value.self)
         }
         storage = unsafeDowncast(buffer, to: OnceStorage.self)
         gate = storage.withUnsafeMutablePointerToHeader { header in

@@ -43,7 +43,7 @@ public struct OptionalInjected<T> {
         let declaration = SourceLocation(fileID: fileID, line: line)
         cell = OnceCell(binding: binding, name: name, requester: .injectedProperty(declaration))
         if let verifier {
-            verifier.declared(T.self, name: name, optional: true, in: cell.bindingStore, at: declaration)
+            verifier.declared(T.self, name: cell.name, optional: true, in: cell.bindingStore, at: declaration)
         }
     }
 

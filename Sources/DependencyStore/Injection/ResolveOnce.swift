@@ -17,7 +17,7 @@ enum InjectedBinding {
     init(_ store: DependencyStore) {
         // The thread's stack, borrowed: no retain and release for a reference that cannot go.
         let origin = ResolutionStack.withCurrentIfCreated { stack -> PropertyOrigin? in
-            guard let stack, stack.isBuildingKeptInstance(in: store.core) else { return nil }
+            guard stack.isBuildingKeptInstance(in: store.core) else { return nil }
             return stack.propertyOrigin(in: store.core)
         }
         if let origin {
@@ -34,7 +34,7 @@ enum InjectedBinding {
         let binding = ResolutionStack.withCurrentIfCreated { stack -> InjectedBinding? in
             // A factory or a synchronous `execute` running on this thread: `shared` is its store.
             // Unretained until the binding takes it: its frame holds it.
-            guard let stack, let store = stack.currentStoreUnretained else { return nil }
+            guard let store = stack.currentStoreUnretained else { return nil }
             let keeps = store._withUnsafeGuaranteedRef { stack.isBuildingKeptInstance(in: $0.core) }
             guard keeps else { return .store(store.takeUnretainedValue()) }
             return store._withUnsafeGuaranteedRef { .core(stack.propertyOrigin(in: $0.core)) }

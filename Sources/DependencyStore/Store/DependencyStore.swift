@@ -194,7 +194,7 @@ public final class DependencyStore {
     /// > store made current by `execute`. Capture `DependencyStore.shared` before you hand work
     /// > over, and call `execute` on it there. See <doc:TestingGuide>.
     public static var shared: DependencyStore {
-        if let resolving = ResolutionStack.withCurrentIfCreated({ $0?.currentStore }) {
+        if let resolving = ResolutionStack.withCurrentIfCreated({ $0.currentStore }) {
             return resolving
         }
         return current ?? root
