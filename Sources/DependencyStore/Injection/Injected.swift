@@ -110,9 +110,11 @@ public struct Injected<T> {
     @usableFromInline @inline(never)
     func resolveFirst() -> T {
         resolveOnce(cell: cell, type: T.self) { cell in
-            cell.resolveFromBinding { binding, name, requester in
-                binding.resolve(T.self, name: name, arguments: .none, requester: requester)
-            }
+            let header = cell.header
+            return cell.droppingBinding(
+                header.pointee.binding.resolve(
+                    T.self, name: header.pointee.name, arguments: .none, requester: header.pointee.requester),
+                from: header)
         }
     }
 }
@@ -149,9 +151,11 @@ extension Injected {
             return published.assumingMemoryBound(to: T.self).pointee
         }
         return try resolveOnce(cell: cell, type: T.self) { (cell) throws(ResolutionError) -> T in
-            try cell.resolveFromBinding { (binding, name, requester) throws(ResolutionError) -> T in
-                try binding.tryResolve(T.self, name: name, arguments: .none, requester: requester)
-            }
+            let header = cell.header
+            return cell.droppingBinding(
+                try header.pointee.binding.tryResolve(
+                    T.self, name: header.pointee.name, arguments: .none, requester: header.pointee.requester),
+                from: header)
         }
     }
 
@@ -163,9 +167,11 @@ extension Injected {
             return published.assumingMemoryBound(to: T.self).pointee
         }
         return resolveOnce(cell: cell, type: T.self) { cell in
-            cell.resolveFromBinding { binding, name, requester in
-                binding.resolve(T.self, name: name, arguments: arguments, requester: requester)
-            }
+            let header = cell.header
+            return cell.droppingBinding(
+                header.pointee.binding.resolve(
+                    T.self, name: header.pointee.name, arguments: arguments, requester: header.pointee.requester),
+                from: header)
         }
     }
 }

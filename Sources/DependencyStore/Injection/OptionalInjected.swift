@@ -54,9 +54,11 @@ public struct OptionalInjected<T> {
             return published.assumingMemoryBound(to: T?.self).pointee
         }
         return resolveOnce(cell: cell, type: T.self) { cell in
-            cell.resolveFromBinding { binding, name, requester in
-                binding.store.resolveIfRegistered(T.self, name: name, requester: requester)
-            }
+            let header = cell.header
+            return cell.droppingBinding(
+                header.pointee.binding.store.resolveIfRegistered(
+                    T.self, name: header.pointee.name, requester: header.pointee.requester),
+                from: header)
         }
     }
 }
