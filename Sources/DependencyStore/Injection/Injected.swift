@@ -111,10 +111,7 @@ public struct Injected<T> {
     func resolveFirst() -> T {
         resolveOnce(cell: cell, type: T.self) { cell in
             let header = cell.header
-            return cell.droppingBinding(
-                header.pointee.binding.resolve(
-                    T.self, name: header.pointee.name, arguments: .none, requester: header.pointee.requester),
-                from: header)
+            return cell.droppingBinding(InjectedBinding.resolve(T.self, from: header, arguments: .none), from: header)
         }
     }
 }
@@ -169,9 +166,7 @@ extension Injected {
         return resolveOnce(cell: cell, type: T.self) { cell in
             let header = cell.header
             return cell.droppingBinding(
-                header.pointee.binding.resolve(
-                    T.self, name: header.pointee.name, arguments: arguments, requester: header.pointee.requester),
-                from: header)
+                InjectedBinding.resolve(T.self, from: header, arguments: arguments), from: header)
         }
     }
 }

@@ -60,6 +60,7 @@ struct OnceCell<Value> {
     /// after, a retain and a release each (about 60 instructions a read).
     @inline(__always)
     func droppingBinding(_ value: Value, from header: UnsafeMutablePointer<OnceHeader>) -> Value {
+        header.pointee.store = nil
         header.pointee.binding = .resolved
         return value
     }
@@ -79,6 +80,11 @@ struct OnceHeader {
     var gateMemory: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
     /// What the first read resolves from; read and cleared only inside the gate.
     var binding: InjectedBinding
+    /// The store of a `.store` binding, unretained: what the first read resolves through. The
+    /// binding holds the store until the read drops both; read from here, the store is not
+    /// retained and released around the resolve, as a store read out of `binding` is (the
+    /// optimiser cannot tell that the resolve leaves the header alone).
+    var store: Unmanaged<DependencyStore>?
     let name: String?
     let requester: Requester
     /// The type of the value, to destroy it with the storage.
@@ -86,6 +92,11 @@ struct OnceHeader {
 
     init(binding: InjectedBinding, name: String?, requester: Requester, valueType: Any.Type) {
         gateMemory = (nil, nil)
+        if case .store(let store) = binding {
+            self.store = Unmanaged.passUnretained(store)
+        } else {
+            store = nil
+        }
         self.binding = binding
         self.name = name
         self.requester = requester

@@ -39,17 +39,40 @@ extension InjectedBinding {
     func resolve<T>(_ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester) -> T {
         switch self {
         case .store(let store):
-            if name == nil, case .none = arguments,
-                let box = store.sharedInstanceSkippingOwnLock(ObjectIdentifier(type))
-            {
-                return box.value(as: T.self)
-            }
-            return store.resolve(type, name: name, arguments: arguments, requester: requester)
+            return Self.resolve(type, name: name, arguments: arguments, requester: requester, in: store)
         case .core(let origin):
             return Self.resolve(type, name: name, arguments: arguments, requester: requester, createdBy: origin)
         case .resolved:
             preconditionFailure("DependencyStore: an injected property resolved twice")
         }
+    }
+
+    /// The first read of the property (`header`'s), resolved: through the store it is bound to,
+    /// read unretained (see `OnceHeader.store`), or as `resolve` does.
+    @inline(__always)
+    static func resolve<T>(
+        _ type: T.Type, from header: UnsafeMutablePointer<OnceHeader>, arguments: GivenArguments
+    ) -> T {
+        if let store = header.pointee.store {
+            return store._withUnsafeGuaranteedRef {
+                resolve(
+                    type, name: header.pointee.name, arguments: arguments, requester: header.pointee.requester, in: $0)
+            }
+        }
+        return header.pointee.binding.resolve(
+            type, name: header.pointee.name, arguments: arguments, requester: header.pointee.requester)
+    }
+
+    /// `store.resolve`, trying first what the store's parent publishes (see
+    /// `sharedInstanceSkippingOwnLock`).
+    @inline(__always)
+    private static func resolve<T>(
+        _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester, in store: DependencyStore
+    ) -> T {
+        if name == nil, case .none = arguments, let box = store.sharedInstanceSkippingOwnLock(ObjectIdentifier(type)) {
+            return box.value(as: T.self)
+        }
+        return store.resolve(type, name: name, arguments: arguments, requester: requester)
     }
 
     @inline(never)
