@@ -68,7 +68,9 @@ struct OnceCell<Value> {
     /// Publishes `value`. Call once, from the one thread inside the gate.
     func publish(_ value: Value) {
         precondition(gate.publishedCell.pointee == nil, "DependencyStore: an injected value was published twice")
-        let address = storage.withUnsafeMutablePointerToElements { placeValue(value, in: $0) }
+        // The words' address first, then the value placed there: a closure that captured the
+        // value would be generic over it, and not inlined in code unspecialised for its type.
+        let address = placeValue(value, in: storage.withUnsafeMutablePointerToElements { $0 })
         dependency_store_store_release(gate.publishedCell, address)
     }
 }

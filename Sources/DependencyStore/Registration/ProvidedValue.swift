@@ -32,7 +32,9 @@ final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
                 Header(value: nil, valueType: T.self, location: location)
             },
             to: ProvidedValue.self)
-        box.withUnsafeMutablePointers { header, words in header.pointee.value = placeValue(value, in: words) }
+        // Pointers first, then the value placed: see `OnceCell.publish`.
+        let (header, words) = box.withUnsafeMutablePointers { ($0, $1) }
+        header.pointee.value = placeValue(value, in: words)
         return box
     }
 

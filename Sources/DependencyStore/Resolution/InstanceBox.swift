@@ -18,7 +18,9 @@ final class InstanceBox: ManagedBuffer<InstanceBox.Header, UInt64> {
         let box = unsafeDowncast(
             create(minimumCapacity: roomInWords(for: T.self)) { _ in Header(value: nil, valueType: T.self) },
             to: InstanceBox.self)
-        box.withUnsafeMutablePointers { header, words in header.pointee.value = placeValue(value, in: words) }
+        // Pointers first, then the value placed: see `OnceCell.publish`.
+        let (header, words) = box.withUnsafeMutablePointers { ($0, $1) }
+        header.pointee.value = placeValue(value, in: words)
         return box
     }
 
