@@ -508,8 +508,10 @@ private final class WeakPartReader: @unchecked Sendable {
         let started = Date()
 
         // Long enough for the synchronous closes before it on a loaded machine (the thread
-        // sanitizer, two cores), so that only the stuck one misses it.
-        let report = await store.shutdown(timeout: 3)
+        // sanitizer, two cores), so that only the stuck one misses it. They run in a task on the
+        // concurrency pool, whose jobs queued early in a parallel run waited 2 to 7 s here (see
+        // `poolDeadline`): a task that started after the deadline would leave all four unrun.
+        let report = await store.shutdown(timeout: 10)
 
         // Well under the close's 60 s, with room for a suite that keeps the concurrency pool busy.
         #expect(Date().timeIntervalSince(started) < 45, "the shutdown did not wait for the 60 s close")
@@ -520,7 +522,7 @@ private final class WeakPartReader: @unchecked Sendable {
         #expect(failure?.instance == "Outbox")
         #expect(
             failure?.description.contains(
-                "closing 'Outbox' had not ended when the deadline of shutdown(timeout: 3.0) passed, 3.0 s after it started."
+                "closing 'Outbox' had not ended when the deadline of shutdown(timeout: 10.0) passed, 10.0 s after it started."
             ) == true)
         #expect(failure?.description.contains("It was cancelled, and the shutdown went on without it.") == true)
     }

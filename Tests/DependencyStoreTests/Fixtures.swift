@@ -96,7 +96,7 @@ let testDeadline: Double = 20
 /// an awaited reset) before it fails instead of hanging. Longer than `testDeadline`: in a parallel
 /// run, every test starts as a job of that same pool, queued at once, so a job queued early waits
 /// for the tests ahead of it to start and for the synchronous ones among them to end. Measured
-/// with a probe test here (two cores), a 1 ms sleep at the start of the run ended 2 to 5 s late,
+/// with a probe test here (two cores), a 1 ms sleep at the start of the run ended 2 to 7 s late,
 /// and before the CLI's tests stopped blocking the pool's threads, 14 to 19 s.
 let poolDeadline: Double = 60
 
