@@ -40,6 +40,19 @@ enum ChildProcess {
     /// together would starve the rest of the suite of CPU.
     private static let running = DispatchSemaphore(value: 2)
 
+    /// How long a child may run before it is killed and its test fails: the CLI's slowest run in
+    /// the tests (a timeout of 2 s, under the thread sanitizer) ends well within it.
+    static let childDeadline: Double = 60
+    /// How long a child waits for its turn: two children ahead of it that each ran to the deadline.
+    static let slotDeadline: Double = 2 * childDeadline + 10
+
+    /// A child that did not start, or did not end, in time: a hang fails its test instead of the run.
+    struct Timeout: Error, CustomStringConvertible {
+        let what: String
+        let seconds: Double
+        var description: String { "\(what) did not happen within \(seconds) s" }
+    }
+
     /// The executable `name` in the build directory that holds the test bundle: on Linux the
     /// test runner is the bundle itself; on macOS `xctest` loads it, so look at the loaded
     /// bundles too.
@@ -72,7 +85,10 @@ enum ChildProcess {
     ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                running.wait()
+                guard running.wait(timeout: .now() + slotDeadline) == .success else {
+                    continuation.resume(throwing: Timeout(what: "a turn to start \(executable)", seconds: slotDeadline))
+                    return
+                }
                 defer { running.signal() }
                 continuation.resume(
                     with: Swift.Result {
@@ -162,24 +178,35 @@ enum ChildProcess {
 
         var status: Int32 = 0
         var usage = rusage()
-        #if canImport(Darwin)
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw POSIXError(.init(rawValue: errno) ?? .ECHILD) }
-        }
-        let peakMemory = Int(usage.ru_maxrss)  // bytes
-        #else
-        // Linux's ru_maxrss of a spawned child counts the peak of this process too: the child
-        // shares this process's memory until it executes, and the kernel keeps the larger peak
-        // across that. So the child's own peak (VmHWM, kept by the kernel) is read while it runs,
-        // every 2 ms, once it runs the executable; a peak reached after the last look is missed.
-        var peakMemory = 0
+        // Reaped without blocking, every 2 ms, so that a child that never ends is killed at its
+        // deadline. On macOS, ru_maxrss is the child's own peak. Linux's counts the peak of this
+        // process too (the child shares this process's memory until it executes, and the kernel
+        // keeps the larger peak across that), so there the child's own peak (VmHWM, kept by the
+        // kernel) is read while it runs, once it runs the executable; a peak reached after the
+        // last look is missed.
+        #if os(Linux)
+        var sampledPeak = 0
+        #endif
+        let deadline = Date().addingTimeInterval(childDeadline)
         while true {
             let reaped = wait4(pid, &status, WNOHANG, &usage)
             if reaped == pid { break }
             guard reaped == 0 || errno == EINTR else { throw POSIXError(.init(rawValue: errno) ?? .ECHILD) }
-            peakMemory = max(peakMemory, residentPeak(of: pid, running: executable) ?? 0)
+            guard Date() < deadline else {
+                kill(pid, SIGKILL)
+                _ = wait4(pid, &status, 0, &usage)
+                throw Timeout(
+                    what: "the end of \(executable) \(arguments.joined(separator: " "))", seconds: childDeadline)
+            }
+            #if os(Linux)
+            sampledPeak = max(sampledPeak, residentPeak(of: pid, running: executable) ?? 0)
+            #endif
             usleep(2_000)
         }
+        #if os(Linux)
+        let peakMemory = sampledPeak
+        #else
+        let peakMemory = Int(usage.ru_maxrss)  // bytes
         #endif
         let signal = status & 0x7F
         func read(_ path: String) -> String {
