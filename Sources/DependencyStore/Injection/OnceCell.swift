@@ -54,7 +54,7 @@ struct OnceCell<Value> {
 
     /// `value`, resolved from the binding, which this drops: what every first read returns
     /// inside the gate, as
-    /// `cell.droppingBinding(header.pointee.binding.resolve(T.self, ...), from: header)`.
+    /// `cell.droppingBinding(InjectedBinding.resolve(T.self, from: header, ...), from: header)`.
     /// The binding, name and requester are read in place, in the header: passed on as values (or
     /// through a closure that gets them), the binding and the name were copied out and released
     /// after, a retain and a release each (about 60 instructions a read).

@@ -71,12 +71,11 @@ public final class WeakInjected<T> {
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-        let store = DependencyStore.shared
-        binding = InjectedBinding(store)
+        binding = .forPropertyBeingCreated()
         self.name = name
         declaration = SourceLocation(fileID: fileID, line: line)
-        if let verifier = store.verifier {
-            verifier.declared(T.self, name: name, optional: false, in: store, at: declaration)
+        if let verifier = binding.verifier {
+            verifier.declared(T.self, name: name, optional: false, in: binding.store, at: declaration)
         }
     }
 

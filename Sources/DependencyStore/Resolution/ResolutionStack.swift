@@ -567,8 +567,6 @@ extension ResolutionStack {
         return pointer
     }
 
-    /// This thread's stack if it ever resolved or executed anything; `nil` spares an allocation
-    /// on threads that only ask `DependencyStore.shared`.
     /// `body` of this thread's stack if it has one, `nil` if it has none, without retaining the
     /// stack (see `withCurrent`): for the checks made each time a property is created, or
     /// `shared` is read. The stack is passed as it is, not as an optional: wrapped in one, it
@@ -579,6 +577,8 @@ extension ResolutionStack {
         return Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0) }
     }
 
+    /// This thread's stack if it ever resolved or executed anything; `nil` spares an allocation
+    /// on threads that only ask `DependencyStore.shared`.
     static var currentIfCreated: ResolutionStack? {
         guard let pointer = dependency_store_current_stack() else { return nil }
         return Unmanaged<ResolutionStack>.fromOpaque(pointer).takeUnretainedValue()
