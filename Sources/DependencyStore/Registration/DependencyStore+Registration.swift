@@ -210,17 +210,18 @@ extension DependencyStore {
         insert(kind.init(providing: value, name: name, location: location))
     }
 
-    /// Puts `value` into the registry as a provided value without a registration (see
-    /// `ProvidedValue`; not while an assembly is applied, which the registration records), unless
-    /// something is registered or provided for `T` already; then it
-    /// returns `false`, and the caller inserts a registration, which replaces that one as any
-    /// registration does (recording the override, closing what it kept).
+    /// Puts `value` into the registry as a provided value without a registration (in a room of
+    /// the core, or a box: see `ProvidedValueRoom` and `ProvidedValue`; not while an assembly is
+    /// applied, which the registration records), unless something is registered or provided for
+    /// `T` already; then it returns `false`, and the caller inserts a registration, which replaces
+    /// that one as any registration does (recording the override, closing what it kept).
     private func insertProvided<T>(_ value: T, at location: SourceLocation) -> Bool {
         let key = ObjectIdentifier(T.self)
-        let box = ProvidedValue.make(value, location: location)
+        // A value too wide for a room is boxed before the lock is taken.
+        let box = ProvidedValueRoom.fits(T.self) ? nil : ProvidedValue.make(value, location: location)
         let shadowing: Shadowing? = registry.withLock { registry in
             guard registry.stored(key, nil) == nil, !registry.providedValues.contains(key) else { return nil }
-            registry.providedValues[key] = box
+            registry.providedValues.add(value, at: location, box: box)
             return noteAdded(key, name: nil, replacing: false, in: &registry)
         }
         guard let shadowing else { return false }

@@ -1,15 +1,17 @@
 /// A value given to a store with `provide(_:for:)` without a name, as the store keeps it until
-/// something needs its registration: one allocation, the value boxed with where it was provided.
+/// something needs its registration, when no room of the store's core takes it
+/// (`ProvidedValueRoom`: the value is too wide, or the rooms are taken): one allocation, the value
+/// boxed with where it was provided.
 ///
 /// A store per request provides a few values and resolves them, and nothing else: for that, a
 /// `Registration<T>` (an object, and a closure's context holding the value) is two allocations
 /// more than the value needs, and twice the work to make and to free. So the registry keeps the
-/// box (`Registry.providedValues`) and a resolve hands its value out, as it hands out a kept
-/// instance. Everything else that reads registrations (a lookup by type and name, the listing,
-/// `verify()`, a removal, a registration that replaces it, a decorator or an observer that must
-/// see a build) first turns the box into the `Registration<T>` that `provide` would have made
-/// (`registration()`), which takes the box's place for good: from then on the value is a
-/// registration like any other. The box's `valueType` is the registration's type.
+/// value in a room or this box (`Registry.providedValues`) and a resolve hands it out, as it hands
+/// out a kept instance. Everything else that reads registrations (a lookup by type and name, the
+/// listing, `verify()`, a removal, a registration that replaces it, a decorator or an observer
+/// that must see a build) first turns the value into the `Registration<T>` that `provide` would
+/// have made (`ProvidedValues.takeRegistration`), which takes its place for good: from then on
+/// the value is a registration like any other. The box's `valueType` is the registration's type.
 ///
 /// Like `InstanceBox`, a class that is not generic, with the value inline after the header, so
 /// that neither making one nor reading it looks up generic metadata at run time.
@@ -62,55 +64,146 @@ final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
     }
 }
 
+/// Room for one value provided without a name, in the allocation of the store's core (see
+/// `StoreCore.make`): the value first, then the key of the type it was provided for (0 while the
+/// room is free) and where `provide` was called. A store per request provides a value or two: in
+/// rooms, they cost no allocation at all, where a `ProvidedValue` box costs one each, with its
+/// free at the store's end (about 300 instructions a value).
+///
+/// A room's value may be read only under the store's lock, since a removal or the turn into a
+/// registration moves it out under that lock: a resolve copies it out before it lets go (see
+/// `DependencyStore.Lookup.valueUnderLock`). The core's `deinit` destroys what is still there.
+struct ProvidedValueRoom {
+    /// The value's words: an existential (five words) fits, and most values a request provides.
+    var value: (Int, Int, Int, Int, Int)
+    /// `ObjectIdentifier` of the type the value was provided for, as bits; 0 for a free room.
+    var key: UInt
+    /// Where `provide` was called.
+    var location: SourceLocation
+
+    /// How many rooms a core has: as many as a request usually provides values.
+    static let count = 2
+
+    /// Whether a `T` fits a room: its size and alignment.
+    @inline(__always)
+    static func fits<T>(_: T.Type) -> Bool {
+        MemoryLayout<T>.size <= MemoryLayout<(Int, Int, Int, Int, Int)>.size
+            && MemoryLayout<T>.alignment <= MemoryLayout<Int>.alignment
+    }
+
+    /// The type the value was provided for. The room must be in use.
+    var type: Any.Type { unsafeBitCast(key, to: Any.Type.self) }
+}
+
+extension UnsafeMutablePointer where Pointee == ProvidedValueRoom {
+    /// The address of the room's value: the room's own, the value being its first field.
+    @inline(__always)
+    var valueAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(self) }
+
+    /// Moves the value out into the registration `provide` would have made for it, and frees the
+    /// room. The room must be in use.
+    func takeRegistration() -> AnyRegistration {
+        let registration = makeRegistration(pointee.type)
+        pointee.key = 0
+        return registration
+    }
+
+    /// `takeRegistration()`, with the value's type opened.
+    private func makeRegistration<T>(_ type: T.Type) -> AnyRegistration {
+        Registration<T>(
+            providing: valueAddress.assumingMemoryBound(to: T.self).move(), name: nil, location: pointee.location,
+            assembly: nil)
+    }
+
+    /// Destroys the value, if the room is in use, and frees the room: at the core's end.
+    func dropValue() {
+        guard pointee.key != 0 else { return }
+        destroyValue(of: pointee.type, at: valueAddress)
+        pointee.key = 0
+    }
+}
+
 /// A registry's values provided without a name and not yet turned into registrations, by
-/// `ObjectIdentifier` of their type: the first two in the registry itself, any more in a table.
-/// A store per request provides a value or two, so it allocates nothing here.
+/// `ObjectIdentifier` of their type: in the core's rooms (`ProvidedValueRoom`) while they fit
+/// and there is one free, in `ProvidedValue` boxes in a table otherwise. A type is in one place
+/// at most. Only ever touched under the store's lock.
 struct ProvidedValues {
-    private var firstKey: UInt = 0
-    private var first: ProvidedValue?
-    private var secondKey: UInt = 0
-    private var second: ProvidedValue?
-    private var more = TypeTable<ProvidedValue>()
+    /// The core's rooms: set by `StoreCore.make`, and only `nil` before.
+    var rooms: UnsafeMutablePointer<ProvidedValueRoom>?
+    /// How many rooms are in use: what `isEmpty` reads, without reading the rooms.
+    private var roomsInUse = 0
+    private var boxes = TypeTable<ProvidedValue>()
 
     /// Whether no value is here: what every lookup that finds no registration asks.
     var isEmpty: Bool {
-        @inline(__always) get { first == nil && second == nil && more.isEmpty }
+        @inline(__always) get { roomsInUse == 0 && boxes.isEmpty }
+    }
+
+    /// Where the value provided for `key` is.
+    enum Place {
+        case room(UnsafeMutablePointer<ProvidedValueRoom>)
+        case box(ProvidedValue)
+    }
+
+    /// The room of the value provided for `key`, if it is in one.
+    @inline(__always)
+    private func room(of key: ObjectIdentifier) -> UnsafeMutablePointer<ProvidedValueRoom>? {
+        guard roomsInUse != 0, let rooms else { return nil }
+        let bits = UInt(bitPattern: key)
+        for index in 0..<ProvidedValueRoom.count where rooms[index].key == bits {
+            return rooms + index
+        }
+        return nil
+    }
+
+    /// Where the value provided for `key` is, if any.
+    func place(of key: ObjectIdentifier) -> Place? {
+        if let room = room(of: key) { return .room(room) }
+        return boxes[key].map(Place.box)
     }
 
     func contains(_ key: ObjectIdentifier) -> Bool {
-        self[key] != nil
+        room(of: key) != nil || boxes.contains(key)
     }
 
-    /// The value provided for `key`, if any; setting `nil` removes it.
-    subscript(key: ObjectIdentifier) -> ProvidedValue? {
-        get {
-            let bits = UInt(bitPattern: key)
-            if firstKey == bits, let first { return first }
-            if secondKey == bits, let second { return second }
-            return more[key]
-        }
-        set {
-            let bits = UInt(bitPattern: key)
-            if first != nil, firstKey == bits {
-                first = newValue
-            } else if second != nil, secondKey == bits {
-                second = newValue
-            } else if more.contains(key) {
-                more[key] = newValue
-            } else if let newValue {
-                if first == nil {
-                    (firstKey, first) = (bits, newValue)
-                } else if second == nil {
-                    (secondKey, second) = (bits, newValue)
-                } else {
-                    more[key] = newValue
-                }
+    /// Adds `value`, provided for `T` at `location`, in a free room if it fits one, or in `box`,
+    /// which the caller made outside the lock for a value that fits no room, or now. Nothing may
+    /// be provided for `T` yet.
+    mutating func add<T>(_ value: T, at location: SourceLocation, box: ProvidedValue?) {
+        let key = ObjectIdentifier(T.self)
+        if box == nil, roomsInUse < ProvidedValueRoom.count, let rooms {
+            for index in 0..<ProvidedValueRoom.count where rooms[index].key == 0 {
+                // Copied in under the lock: a copy runs no user code, only retains.
+                (rooms + index).valueAddress.bindMemory(to: T.self, capacity: 1).initialize(to: value)
+                rooms[index].location = location
+                rooms[index].key = UInt(bitPattern: key)
+                roomsInUse += 1
+                return
             }
         }
+        boxes[key] = box ?? ProvidedValue.make(value, location: location)
     }
 
-    /// Every value, in no particular order.
-    var values: [ProvidedValue] {
-        [first, second].compactMap { $0 } + more.values
+    /// Takes the value provided for `key`, if any, out of its place, as the registration `provide`
+    /// would have made for it: what then takes its place in the registry.
+    mutating func takeRegistration(_ key: ObjectIdentifier) -> AnyRegistration? {
+        if let room = room(of: key) {
+            roomsInUse -= 1
+            return room.takeRegistration()
+        }
+        guard let box = boxes[key] else { return nil }
+        boxes[key] = nil
+        return box.registration()
+    }
+
+    /// The keys of every value, in no particular order.
+    var keys: [ObjectIdentifier] {
+        var keys = boxes.values.map { ObjectIdentifier($0.withUnsafeMutablePointerToHeader { $0.pointee.valueType }) }
+        if roomsInUse != 0, let rooms {
+            for index in 0..<ProvidedValueRoom.count where rooms[index].key != 0 {
+                keys.append(ObjectIdentifier(rooms[index].type))
+            }
+        }
+        return keys
     }
 }

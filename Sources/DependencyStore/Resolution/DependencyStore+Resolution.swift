@@ -114,6 +114,8 @@ extension DependencyStore {
             switch lookup {
             case .kept(let object, let lifetime):
                 return Self.instance(object, as: type, lifetime: lifetime)
+            case .valueUnderLock(let address):
+                return handOut(address, as: type)
             case .unkept(let registration, let epoch):
                 return try resolve(
                     building: registration, lookedUpIn: epoch, as: type, arguments: .none, requester: requester)
@@ -217,6 +219,8 @@ extension DependencyStore {
         switch consume lookup {
         case .kept(let object, let lifetime):
             return Self.instance(taking: object, as: type, lifetime: lifetime)
+        case .valueUnderLock(let address):
+            return handOut(address, as: type)
         case .unkept(let registration, let epoch):
             return try resolve(
                 building: registration, lookedUpIn: epoch, as: type, arguments: arguments, requester: requester)
@@ -437,6 +441,22 @@ extension DependencyStore {
         /// A cached scope of an ancestor whose instance this store shares (see `findInherited`):
         /// resolved in that ancestor, by `resolveBorrowed`.
         case borrowed(AnyRegistration, from: DependencyStore)
+        /// A value provided to this store, in a room of its core (see `ProvidedValueRoom`), found
+        /// by a resolve that takes kept instances: the value's address, valid only while the
+        /// store's lock is held, which the lookup left held. The resolve copies the value and
+        /// then releases the lock (`handOut(_:as:)`), so that a removal on another thread cannot
+        /// move the value out during the copy. No allocation per value, and no retain of a box.
+        case valueUnderLock(UnsafeRawPointer)
+    }
+
+    /// The value at `address`, a `T` in a room, copied out; then the store's lock, which the
+    /// lookup that found it left held (`Lookup.valueUnderLock`), released. A copy only retains:
+    /// no user code runs under the lock.
+    @inline(__always)
+    func handOut<T>(_ address: UnsafeRawPointer, as type: T.Type) -> T {
+        let value = address.assumingMemoryBound(to: T.self).pointee
+        registry.unlockLeftHeld()
+        return value
     }
 
     /// Looks the registration up once. With `takingKeptInstance`, a built instance of a
@@ -447,11 +467,12 @@ extension DependencyStore {
     func lookUp(_ key: ObjectIdentifier, name: String?, takingKeptInstance: Bool) -> Lookup? {
         // What a miss reads of this store, for the look through its ancestors.
         var miss: (observed: Bool, shares: Bool) = (false, false)
-        let own: Lookup? = registry.withLock { registry in
+        let own: Lookup? = registry.withLockMaybeLeftHeld { registry, leaveHeld in
             guard let stored = registry.stored(key, name) else {
                 switch lookUpMissingRegistration(key, name: name, in: &registry, takingKeptInstance: takingKeptInstance)
                 {
                 case .provided(let provided):
+                    if case .valueUnderLock = provided { leaveHeld = true }
                     return provided
                 case .absent(let observed, let shares):
                     miss = (observed, shares)
@@ -513,9 +534,12 @@ extension DependencyStore {
     private func lookUpProvidedValue(
         _ key: ObjectIdentifier, in registry: inout StoreCore.Registry, takingKeptInstance: Bool
     ) -> Lookup? {
-        guard let box = registry.providedValues[key] else { return nil }
+        guard let place = registry.providedValues.place(of: key) else { return nil }
         if takingKeptInstance, registry.observers == nil, !hasStagesInScope {
-            return .kept(box, .unique)
+            switch place {
+            case .room(let room): return .valueUnderLock(UnsafeRawPointer(room.valueAddress))
+            case .box(let box): return .kept(box, .unique)
+            }
         }
         let registration = registry.registerProvidedValue(key).unsafelyUnwrapped
         if registry.observers != nil {

@@ -19,7 +19,26 @@ internal import DependencyStoreAtomics
 final class StoreCore: LockStorage<StoreCore.Registry> {
     /// Makes a core: with its handle, all a store allocates until it registers something.
     static func make(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) -> StoreCore {
-        make(extraWords: 3 + keyFilterWords) { Registry(parent: parent, origin: origin, verifier: verifier) }
+        let core = make(extraWords: roomsOffset + roomWords) {
+            Registry(parent: parent, origin: origin, verifier: verifier)
+        }
+        // Nothing else holds the core yet: its registry is set up without the lock.
+        core.withUnsafeMutablePointerToHeader { $0.pointee.providedValues.rooms = core.providedValueRooms }
+        return core
+    }
+
+    /// Where the rooms for provided values start in the extra words, after `stopsSharingWord`.
+    private static var roomsOffset: Int { 3 + keyFilterWords }
+    /// How many words the rooms take: zeroed by `make`, which leaves them free.
+    private static var roomWords: Int {
+        ProvidedValueRoom.count * MemoryLayout<ProvidedValueRoom>.stride / MemoryLayout<Int>.stride
+    }
+
+    /// The rooms for values provided to the store (see `ProvidedValueRoom`): read and written
+    /// only under the registry's lock, through `Registry.providedValues`, and at the core's end.
+    private var providedValueRooms: UnsafeMutablePointer<ProvidedValueRoom> {
+        UnsafeMutableRawPointer(extraWords + Self.roomsOffset).bindMemory(
+            to: ProvidedValueRoom.self, capacity: ProvidedValueRoom.count)
     }
 
     /// Everything the store knows, behind its one lock.
@@ -131,6 +150,9 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         if let table = sharedInstancesCell.pointee {
             Unmanaged<SharedInstances>.fromOpaque(table).release()
         }
+        // The values still in rooms: no lock, since nothing else holds the core any more.
+        let rooms = providedValueRooms
+        for index in 0..<ProvidedValueRoom.count { (rooms + index).dropValue() }
     }
 
     struct Registry {
@@ -321,9 +343,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// Turns the value provided for `key`, if any, into its registration, which takes its
         /// place in `unnamed`, and returns it.
         mutating func registerProvidedValue(_ key: ObjectIdentifier) -> AnyRegistration? {
-            guard let box = providedValues[key] else { return nil }
-            let registration = box.registration()
-            providedValues[key] = nil
+            guard let registration = providedValues.takeRegistration(key) else { return nil }
             unnamed[key] = registration
             return registration
         }
@@ -331,9 +351,8 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// `registerProvidedValue` of every value provided.
         mutating func registerProvidedValues() {
             guard !providedValues.isEmpty else { return }
-            for box in providedValues.values {
-                _ = registerProvidedValue(
-                    ObjectIdentifier(box.withUnsafeMutablePointerToHeader { $0.pointee.valueType }))
+            for key in providedValues.keys {
+                _ = registerProvidedValue(key)
             }
         }
 
@@ -390,7 +409,8 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
                 if let name {
                     named[NamedKey(type: type, name: name)] = newValue
                 } else {
-                    if !providedValues.isEmpty { providedValues[type] = nil }
+                    // Every caller read the registration first, which took any value provided.
+                    if !providedValues.isEmpty { _ = registerProvidedValue(type) }
                     unnamed[type] = newValue
                 }
             }

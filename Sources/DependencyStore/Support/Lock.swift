@@ -60,6 +60,26 @@ struct Lock<State>: @unchecked Sendable {
         return try body(&state.pointee)
     }
 
+    /// `withLock`, except that `body` may leave the lock held, by setting its second argument:
+    /// then the caller must call `unlockLeftHeld()` once it is done with what `body` handed it,
+    /// and run no user code before. How a resolve copies a value out of the state under the lock
+    /// (see `DependencyStore.Lookup.valueUnderLock`).
+    @inline(__always)
+    func withLockMaybeLeftHeld<R>(_ body: (inout State, inout Bool) -> R) -> R {
+        let (state, mutex) = storage.withUnsafeMutablePointers { ($0, LockStorage<State>.mutex(in: $1)) }
+        mutex.lockMutex()
+        var leaveHeld = false
+        let result = body(&state.pointee, &leaveHeld)
+        if !leaveHeld { mutex.unlockMutex() }
+        return result
+    }
+
+    /// Releases the lock that `withLockMaybeLeftHeld(_:)` left held.
+    @inline(__always)
+    func unlockLeftHeld() {
+        unlock()
+    }
+
     @inline(__always)
     fileprivate func lock() {
         storage.withUnsafeMutablePointerToElements { LockStorage<State>.mutex(in: $0) }.lockMutex()

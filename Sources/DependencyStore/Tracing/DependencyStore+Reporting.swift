@@ -183,6 +183,9 @@ extension DependencyStore.Lookup {
     var found: DependencyStore.Found? {
         switch self {
         case .kept: nil
+        case .valueUnderLock:
+            // Only a resolve that takes kept instances is handed one, and hands the value out.
+            preconditionFailure("DependencyStore: a lookup that left the store's lock held reached `found`")
         case .unkept(let registration, _): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
         case .found(let found), .observed(let found): found
         case .borrowed(let registration, _): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
