@@ -131,9 +131,13 @@ public final class DependencyStore {
         self.verifier = core.verifier
         stageCount = core.stageCount
         ownsCore = true
-        let inheritedDecorators = parent.registry.withLock { [core] registry in
-            registry.addChild(core)
-            return parent.core.stagesInScope
+        // The parent's core borrowed (the parent holds it, and the caller the parent): a copy
+        // was a retain and a release per store.
+        let inheritedDecorators = Unmanaged.passUnretained(parent.core)._withUnsafeGuaranteedRef { parentCore in
+            parentCore.registry.withLock { [core] registry in
+                registry.addChild(core)
+                return parentCore.stagesInScope
+            }
         }
         // Added, not set: a decorator added to the parent since `addChild` has counted here too.
         if inheritedDecorators != 0 {

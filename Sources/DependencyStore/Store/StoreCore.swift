@@ -516,6 +516,8 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
                 registry.discardKept(matching: { _ in true }, into: &discarded)
             }
         }
+        // Borrowed, not copied: this core holds its parent for as long as it lives.
+        let parent = withUnsafeMutablePointerToHeader { $0.pointee.parent.map { Unmanaged.passUnretained($0) } }
         if let parent {
             // An ended store keeps nothing from now on, so its parent's resets, removals and
             // registrations have nothing to take from it, and it leaves the parent's list. It
@@ -524,7 +526,11 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
             // parent no longer counts its decorators here. Counted before it leaves, so that no
             // decorator added meanwhile is missed.
             adjustOwnStagesInScope(by: 1)
-            parent.registry.withLock { $0.removeChild(self) }
+            // The parent's core borrowed too (the parent holds it): a copy of either was a
+            // retain and a release per store.
+            parent._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.core) }._withUnsafeGuaranteedRef {
+                $0.registry.withLock { $0.removeChild(self) }
+            }
         }
         // Most stores (one per request, one per test) end keeping nothing: nothing to sort.
         guard !discarded.isEmpty else { return }
