@@ -157,11 +157,13 @@ struct ProvidedValues {
     }
 
     /// Where the value provided for `key` is, if any.
+    @inline(__always)
     func place(of key: ObjectIdentifier) -> Place? {
         if let room = room(of: key) { return .room(room) }
         return boxes[key].map(Place.box)
     }
 
+    @inline(__always)
     func contains(_ key: ObjectIdentifier) -> Bool {
         room(of: key) != nil || boxes.contains(key)
     }
@@ -169,6 +171,7 @@ struct ProvidedValues {
     /// Adds `value`, provided for `T` at `location`, in a free room if it fits one, or in `box`,
     /// which the caller made outside the lock for a value that fits no room, or now. Nothing may
     /// be provided for `T` yet.
+    @inline(__always)
     mutating func add<T>(_ value: T, at location: SourceLocation, box: ProvidedValue?) {
         let key = ObjectIdentifier(T.self)
         if box == nil, roomsInUse < ProvidedValueRoom.count, let rooms {

@@ -531,6 +531,7 @@ extension DependencyStore {
     /// the value itself, as a kept instance, when a resolve takes one and no stage or observer
     /// must see a build; otherwise the registration the value turns into, found as a provided
     /// registration is. Call with this store's lock held, on its registry.
+    @inline(__always)
     private func lookUpProvidedValue(
         _ key: ObjectIdentifier, in registry: inout StoreCore.Registry, takingKeptInstance: Bool
     ) -> Lookup? {
