@@ -65,61 +65,104 @@ final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
 }
 
 /// Room for one value provided without a name, in the allocation of the store's core (see
-/// `StoreCore.make`): the value first, then the key of the type it was provided for (0 while the
-/// room is free) and where `provide` was called. A store per request provides a value or two: in
-/// rooms, they cost no allocation at all, where a `ProvidedValue` box costs one each, with its
-/// free at the store's end (about 300 instructions a value).
+/// `StoreCore.make`): the value's words first, then this record of the room, which says whose the
+/// value is (the key of the type it was provided for, 0 while the room is free) and where
+/// `provide` was called. The value's words are bound to the value's type while it is there and
+/// the record's to this type for as long as the core lives: no memory is read as two types. A
+/// store per request provides a value or two: in rooms, they cost no allocation at all, where a
+/// `ProvidedValue` box costs one each, with its free at the store's end (about 300 instructions
+/// a value).
 ///
 /// A room's value may be read only under the store's lock, since a removal or the turn into a
 /// registration moves it out under that lock: a resolve copies it out before it lets go (see
 /// `DependencyStore.Lookup.valueUnderLock`). The core's `deinit` destroys what is still there.
 struct ProvidedValueRoom {
-    /// The value's words: an existential (five words) fits, and most values a request provides.
-    var value: (Int, Int, Int, Int, Int)
     /// `ObjectIdentifier` of the type the value was provided for, as bits; 0 for a free room.
     var key: UInt
     /// Where `provide` was called.
     var location: SourceLocation
 
     /// How many rooms a core has: as many as a request usually provides values.
-    static let count = 2
+    static var count: Int { 2 }
+
+    /// How many bytes a value may take: five words, so that an existential fits, and most values
+    /// a request provides.
+    @inline(__always)
+    static var valueBytes: Int { 5 * MemoryLayout<Int>.stride }
+
+    /// How many words a room takes, its value's and its record's: what `StoreCore.make` asks for.
+    static var words: Int {
+        (valueBytes + MemoryLayout<ProvidedValueRoom>.stride) / MemoryLayout<Int>.stride
+    }
 
     /// Whether a `T` fits a room: its size and alignment.
     @inline(__always)
     static func fits<T>(_: T.Type) -> Bool {
-        MemoryLayout<T>.size <= MemoryLayout<(Int, Int, Int, Int, Int)>.size
-            && MemoryLayout<T>.alignment <= MemoryLayout<Int>.alignment
+        MemoryLayout<T>.size <= valueBytes && MemoryLayout<T>.alignment <= MemoryLayout<Int>.alignment
+    }
+
+    /// Binds the records of the `count` rooms from `words` on, when the core is made. The words
+    /// were made as zeroed integers: a record of zeros is a free room (key 0), whose location is
+    /// read only once `Room.place` has set it. Both types are trivial, so the bits stay as they are.
+    static func bindRooms(at words: UnsafeMutablePointer<Int>) {
+        for index in 0..<count {
+            _ = (UnsafeMutableRawPointer(words + index * Self.words) + valueBytes)
+                .bindMemory(to: ProvidedValueRoom.self, capacity: 1)
+        }
     }
 
     /// The type the value was provided for. The room must be in use.
     var type: Any.Type { unsafeBitCast(key, to: Any.Type.self) }
 }
 
-extension UnsafeMutablePointer where Pointee == ProvidedValueRoom {
-    /// The address of the room's value: the room's own, the value being its first field.
+/// One room, by the address of its first word (see `ProvidedValueRoom`).
+struct Room {
+    let words: UnsafeMutablePointer<Int>
+
     @inline(__always)
-    var valueAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(self) }
+    init(_ words: UnsafeMutablePointer<Int>) {
+        self.words = words
+    }
+
+    /// The room's value, bound to its type while the room is in use.
+    @inline(__always)
+    var valueAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(words) }
+
+    /// The room's record, after the value's words.
+    @inline(__always)
+    var record: UnsafeMutablePointer<ProvidedValueRoom> {
+        (UnsafeMutableRawPointer(words) + ProvidedValueRoom.valueBytes).assumingMemoryBound(
+            to: ProvidedValueRoom.self)
+    }
+
+    /// Places `value`, provided for `T` at `location`, in this free room.
+    @inline(__always)
+    func place<T>(_ value: T, at location: SourceLocation) {
+        valueAddress.bindMemory(to: T.self, capacity: 1).initialize(to: value)
+        record.pointee.location = location
+        record.pointee.key = UInt(bitPattern: ObjectIdentifier(T.self))
+    }
 
     /// Moves the value out into the registration `provide` would have made for it, and frees the
     /// room. The room must be in use.
     func takeRegistration() -> AnyRegistration {
-        let registration = makeRegistration(pointee.type)
-        pointee.key = 0
+        let registration = makeRegistration(record.pointee.type)
+        record.pointee.key = 0
         return registration
     }
 
     /// `takeRegistration()`, with the value's type opened.
     private func makeRegistration<T>(_ type: T.Type) -> AnyRegistration {
         Registration<T>(
-            providing: valueAddress.assumingMemoryBound(to: T.self).move(), name: nil, location: pointee.location,
-            assembly: nil)
+            providing: valueAddress.assumingMemoryBound(to: T.self).move(), name: nil,
+            location: record.pointee.location, assembly: nil)
     }
 
     /// Destroys the value, if the room is in use, and frees the room: at the core's end.
     func dropValue() {
-        guard pointee.key != 0 else { return }
-        destroyValue(of: pointee.type, at: valueAddress)
-        pointee.key = 0
+        guard record.pointee.key != 0 else { return }
+        destroyValue(of: record.pointee.type, at: valueAddress)
+        record.pointee.key = 0
     }
 }
 
@@ -128,10 +171,10 @@ extension UnsafeMutablePointer where Pointee == ProvidedValueRoom {
 /// and there is one free, in `ProvidedValue` boxes in a table otherwise. A type is in one place
 /// at most. Only ever touched under the store's lock.
 struct ProvidedValues {
-    /// The core's rooms: set by `StoreCore.make`, and only `nil` before.
-    var rooms: UnsafeMutablePointer<ProvidedValueRoom>?
+    /// The first word of the core's rooms: set by `StoreCore.make`, and only `nil` before.
+    var rooms: UnsafeMutablePointer<Int>?
     /// How many rooms are in use: what `isEmpty` reads, without reading the rooms.
-    private var roomsInUse = 0
+    private(set) var roomsInUse = 0
     private var boxes = TypeTable<ProvidedValue>()
 
     /// Whether no value is here: what every lookup that finds no registration asks.
@@ -141,17 +184,18 @@ struct ProvidedValues {
 
     /// Where the value provided for `key` is.
     enum Place {
-        case room(UnsafeMutablePointer<ProvidedValueRoom>)
+        case room(Room)
         case box(ProvidedValue)
     }
 
     /// The room of the value provided for `key`, if it is in one.
     @inline(__always)
-    private func room(of key: ObjectIdentifier) -> UnsafeMutablePointer<ProvidedValueRoom>? {
+    private func room(of key: ObjectIdentifier) -> Room? {
         guard roomsInUse != 0, let rooms else { return nil }
         let bits = UInt(bitPattern: key)
-        for index in 0..<ProvidedValueRoom.count where rooms[index].key == bits {
-            return rooms + index
+        for index in 0..<ProvidedValueRoom.count {
+            let room = Room(rooms + index * ProvidedValueRoom.words)
+            if room.record.pointee.key == bits { return room }
         }
         return nil
     }
@@ -173,18 +217,17 @@ struct ProvidedValues {
     /// be provided for `T` yet.
     @inline(__always)
     mutating func add<T>(_ value: T, at location: SourceLocation, box: ProvidedValue?) {
-        let key = ObjectIdentifier(T.self)
         if box == nil, roomsInUse < ProvidedValueRoom.count, let rooms {
-            for index in 0..<ProvidedValueRoom.count where rooms[index].key == 0 {
+            for index in 0..<ProvidedValueRoom.count {
+                let room = Room(rooms + index * ProvidedValueRoom.words)
+                guard room.record.pointee.key == 0 else { continue }
                 // Copied in under the lock: a copy runs no user code, only retains.
-                (rooms + index).valueAddress.bindMemory(to: T.self, capacity: 1).initialize(to: value)
-                rooms[index].location = location
-                rooms[index].key = UInt(bitPattern: key)
+                room.place(value, at: location)
                 roomsInUse += 1
                 return
             }
         }
-        boxes[key] = box ?? ProvidedValue.make(value, location: location)
+        boxes[ObjectIdentifier(T.self)] = box ?? ProvidedValue.make(value, location: location)
     }
 
     /// Takes the value provided for `key`, if any, out of its place, as the registration `provide`
@@ -203,8 +246,9 @@ struct ProvidedValues {
     var keys: [ObjectIdentifier] {
         var keys = boxes.values.map { ObjectIdentifier($0.withUnsafeMutablePointerToHeader { $0.pointee.valueType }) }
         if roomsInUse != 0, let rooms {
-            for index in 0..<ProvidedValueRoom.count where rooms[index].key != 0 {
-                keys.append(ObjectIdentifier(rooms[index].type))
+            for index in 0..<ProvidedValueRoom.count {
+                let record = Room(rooms + index * ProvidedValueRoom.words).record.pointee
+                if record.key != 0 { keys.append(ObjectIdentifier(record.type)) }
             }
         }
         return keys

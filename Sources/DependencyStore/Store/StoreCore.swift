@@ -19,27 +19,23 @@ internal import DependencyStoreAtomics
 final class StoreCore: LockStorage<StoreCore.Registry> {
     /// Makes a core: with its handle, all a store allocates until it registers something.
     static func make(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) -> StoreCore {
-        let core = make(extraWords: roomsOffset + roomWords) {
+        let core = make(extraWords: roomsOffset + ProvidedValueRoom.count * ProvidedValueRoom.words) {
             Registry(parent: parent, origin: origin, verifier: verifier)
         }
-        // Nothing else holds the core yet: its registry is set up without the lock.
-        core.withUnsafeMutablePointerToHeader { $0.pointee.providedValues.rooms = core.providedValueRooms }
+        // Nothing else holds the core yet: its rooms and registry are set up without the lock.
+        let rooms = core.providedValueRooms
+        ProvidedValueRoom.bindRooms(at: rooms)
+        core.withUnsafeMutablePointerToHeader { $0.pointee.providedValues.rooms = rooms }
         return core
     }
 
     /// Where the rooms for provided values start in the extra words, after `stopsSharingWord`.
     private static var roomsOffset: Int { 3 + keyFilterWords }
-    /// How many words the rooms take: zeroed by `make`, which leaves them free.
-    private static var roomWords: Int {
-        ProvidedValueRoom.count * MemoryLayout<ProvidedValueRoom>.stride / MemoryLayout<Int>.stride
-    }
 
-    /// The rooms for values provided to the store (see `ProvidedValueRoom`): read and written
-    /// only under the registry's lock, through `Registry.providedValues`, and at the core's end.
-    private var providedValueRooms: UnsafeMutablePointer<ProvidedValueRoom> {
-        UnsafeMutableRawPointer(extraWords + Self.roomsOffset).bindMemory(
-            to: ProvidedValueRoom.self, capacity: ProvidedValueRoom.count)
-    }
+    /// The first word of the rooms for values provided to the store (see `ProvidedValueRoom`):
+    /// read and written only under the registry's lock, through `Registry.providedValues`, and
+    /// at the core's end.
+    private var providedValueRooms: UnsafeMutablePointer<Int> { extraWords + Self.roomsOffset }
 
     /// Everything the store knows, behind its one lock.
     var registry: Lock<Registry> {
@@ -152,7 +148,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         }
         // The values still in rooms: no lock, since nothing else holds the core any more.
         let rooms = providedValueRooms
-        for index in 0..<ProvidedValueRoom.count { (rooms + index).dropValue() }
+        for index in 0..<ProvidedValueRoom.count { Room(rooms + index * ProvidedValueRoom.words).dropValue() }
     }
 
     struct Registry {
