@@ -101,13 +101,12 @@ struct ProvidedValueRoom {
         MemoryLayout<T>.size <= valueBytes && MemoryLayout<T>.alignment <= MemoryLayout<Int>.alignment
     }
 
-    /// Binds the records of the `count` rooms from `words` on, when the core is made. The words
+    /// Binds the records of the `count` rooms from `rooms` on, when the core is made. The words
     /// were made as zeroed integers: a record of zeros is a free room (key 0), whose location is
     /// read only once `Room.place` has set it. Both types are trivial, so the bits stay as they are.
-    static func bindRooms(at words: UnsafeMutablePointer<Int>) {
+    static func bindRooms(at rooms: UnsafeMutablePointer<Int>) {
         for index in 0..<count {
-            _ = (UnsafeMutableRawPointer(words + index * Self.words) + valueBytes)
-                .bindMemory(to: ProvidedValueRoom.self, capacity: 1)
+            _ = (Room(rooms, at: index).valueAddress + valueBytes).bindMemory(to: ProvidedValueRoom.self, capacity: 1)
         }
     }
 
@@ -119,9 +118,10 @@ struct ProvidedValueRoom {
 struct Room {
     let words: UnsafeMutablePointer<Int>
 
+    /// The room `index` of those from `rooms` on.
     @inline(__always)
-    init(_ words: UnsafeMutablePointer<Int>) {
-        self.words = words
+    init(_ rooms: UnsafeMutablePointer<Int>, at index: Int) {
+        words = rooms + index * ProvidedValueRoom.words
     }
 
     /// The room's value, bound to its type while the room is in use.
@@ -160,10 +160,14 @@ struct Room {
 
     /// Destroys the value, if the room is in use, and frees the room: at the core's end.
     func dropValue() {
-        guard record.pointee.key != 0 else { return }
+        guard isInUse else { return }
         destroyValue(of: record.pointee.type, at: valueAddress)
         record.pointee.key = 0
     }
+
+    /// Whether a value is in the room.
+    @inline(__always)
+    var isInUse: Bool { record.pointee.key != 0 }
 }
 
 /// A registry's values provided without a name and not yet turned into registrations, by
@@ -171,11 +175,15 @@ struct Room {
 /// and there is one free, in `ProvidedValue` boxes in a table otherwise. A type is in one place
 /// at most. Only ever touched under the store's lock.
 struct ProvidedValues {
-    /// The first word of the core's rooms: set by `StoreCore.make`, and only `nil` before.
-    var rooms: UnsafeMutablePointer<Int>?
+    /// The first word of the core's rooms.
+    private let rooms: UnsafeMutablePointer<Int>
     /// How many rooms are in use: what `isEmpty` reads, without reading the rooms.
     private(set) var roomsInUse = 0
     private var boxes = TypeTable<ProvidedValue>()
+
+    init(rooms: UnsafeMutablePointer<Int>) {
+        self.rooms = rooms
+    }
 
     /// Whether no value is here: what every lookup that finds no registration asks.
     var isEmpty: Bool {
@@ -191,11 +199,16 @@ struct ProvidedValues {
     /// The room of the value provided for `key`, if it is in one.
     @inline(__always)
     private func room(of key: ObjectIdentifier) -> Room? {
-        guard roomsInUse != 0, let rooms else { return nil }
-        let bits = UInt(bitPattern: key)
+        guard roomsInUse != 0 else { return nil }
+        return firstRoom { $0.record.pointee.key == UInt(bitPattern: key) }
+    }
+
+    /// The first room `matching` picks, if any.
+    @inline(__always)
+    private func firstRoom(_ matching: (Room) -> Bool) -> Room? {
         for index in 0..<ProvidedValueRoom.count {
-            let room = Room(rooms + index * ProvidedValueRoom.words)
-            if room.record.pointee.key == bits { return room }
+            let room = Room(rooms, at: index)
+            if matching(room) { return room }
         }
         return nil
     }
@@ -217,15 +230,11 @@ struct ProvidedValues {
     /// be provided for `T` yet.
     @inline(__always)
     mutating func add<T>(_ value: T, at location: SourceLocation, box: ProvidedValue?) {
-        if box == nil, roomsInUse < ProvidedValueRoom.count, let rooms {
-            for index in 0..<ProvidedValueRoom.count {
-                let room = Room(rooms + index * ProvidedValueRoom.words)
-                guard room.record.pointee.key == 0 else { continue }
-                // Copied in under the lock: a copy runs no user code, only retains.
-                room.place(value, at: location)
-                roomsInUse += 1
-                return
-            }
+        if box == nil, roomsInUse < ProvidedValueRoom.count, let room = firstRoom({ !$0.isInUse }) {
+            // Copied in under the lock: a copy runs no user code, only retains.
+            room.place(value, at: location)
+            roomsInUse += 1
+            return
         }
         boxes[ObjectIdentifier(T.self)] = box ?? ProvidedValue.make(value, location: location)
     }
@@ -245,12 +254,18 @@ struct ProvidedValues {
     /// The keys of every value, in no particular order.
     var keys: [ObjectIdentifier] {
         var keys = boxes.values.map { ObjectIdentifier($0.withUnsafeMutablePointerToHeader { $0.pointee.valueType }) }
-        if roomsInUse != 0, let rooms {
-            for index in 0..<ProvidedValueRoom.count {
-                let record = Room(rooms + index * ProvidedValueRoom.words).record.pointee
-                if record.key != 0 { keys.append(ObjectIdentifier(record.type)) }
-            }
+        guard roomsInUse != 0 else { return keys }
+        for index in 0..<ProvidedValueRoom.count {
+            let room = Room(rooms, at: index)
+            if room.isInUse { keys.append(ObjectIdentifier(room.record.pointee.type)) }
         }
         return keys
+    }
+
+    /// Destroys the values still in rooms: at the core's end, when nothing else holds it.
+    mutating func dropValues() {
+        guard roomsInUse != 0 else { return }
+        for index in 0..<ProvidedValueRoom.count { Room(rooms, at: index).dropValue() }
+        roomsInUse = 0
     }
 }

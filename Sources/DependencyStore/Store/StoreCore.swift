@@ -19,23 +19,18 @@ internal import DependencyStoreAtomics
 final class StoreCore: LockStorage<StoreCore.Registry> {
     /// Makes a core: with its handle, all a store allocates until it registers something.
     static func make(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) -> StoreCore {
-        let core = make(extraWords: roomsOffset + ProvidedValueRoom.count * ProvidedValueRoom.words) {
-            Registry(parent: parent, origin: origin, verifier: verifier)
+        let core = make(extraWords: roomsOffset + ProvidedValueRoom.count * ProvidedValueRoom.words) { words in
+            // The rooms for provided values (see `ProvidedValueRoom`), read and written only
+            // through `Registry.providedValues`, under the registry's lock.
+            Registry(parent: parent, origin: origin, verifier: verifier, rooms: words + roomsOffset)
         }
-        // Nothing else holds the core yet: its rooms and registry are set up without the lock.
-        let rooms = core.providedValueRooms
-        ProvidedValueRoom.bindRooms(at: rooms)
-        core.withUnsafeMutablePointerToHeader { $0.pointee.providedValues.rooms = rooms }
+        // Once the words are zeroed; nothing else holds the core yet.
+        ProvidedValueRoom.bindRooms(at: core.extraWords + roomsOffset)
         return core
     }
 
     /// Where the rooms for provided values start in the extra words, after `stopsSharingWord`.
     private static var roomsOffset: Int { 3 + keyFilterWords }
-
-    /// The first word of the rooms for values provided to the store (see `ProvidedValueRoom`):
-    /// read and written only under the registry's lock, through `Registry.providedValues`, and
-    /// at the core's end.
-    private var providedValueRooms: UnsafeMutablePointer<Int> { extraWords + Self.roomsOffset }
 
     /// Everything the store knows, behind its one lock.
     var registry: Lock<Registry> {
@@ -147,8 +142,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
             Unmanaged<SharedInstances>.fromOpaque(table).release()
         }
         // The values still in rooms: no lock, since nothing else holds the core any more.
-        let rooms = providedValueRooms
-        for index in 0..<ProvidedValueRoom.count { Room(rooms + index * ProvidedValueRoom.words).dropValue() }
+        withUnsafeMutablePointerToHeader { $0.pointee.providedValues.dropValues() }
     }
 
     struct Registry {
@@ -189,10 +183,14 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// Set on the throw-away copy `verify()` builds in, and only there.
         let verifier: Verifier?
 
-        init(parent: DependencyStore?, origin: DependencyStore.Origin, verifier: Verifier?) {
+        init(
+            parent: DependencyStore?, origin: DependencyStore.Origin, verifier: Verifier?,
+            rooms: UnsafeMutablePointer<Int>
+        ) {
             self.parent = parent
             self.origin = origin
             self.verifier = verifier
+            providedValues = ProvidedValues(rooms: rooms)
         }
         /// Whether a `.weak` slot of this store has ever held an instance (which `keptCount` does
         /// not count). With `keptCount` 0, no slot of the store holds anything: its end has
@@ -334,7 +332,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// `ObjectIdentifier` of their type (see `ProvidedValue`): a resolve hands the value out,
         /// and anything else that reads registrations turns one into its registration first
         /// (`registerProvidedValue`). A type is never both here and in `unnamed`.
-        var providedValues = ProvidedValues()
+        var providedValues: ProvidedValues
 
         /// Turns the value provided for `key`, if any, into its registration, which takes its
         /// place in `unnamed`, and returns it.

@@ -33,7 +33,7 @@ struct Lock<State>: @unchecked Sendable {
 
     /// A lock over `initialState`, made where it is kept (see `LockStorage.make`).
     init(_ initialState: @autoclosure () -> State) {
-        storage = LockStorage<State>.make(extraWords: 0, initialState)
+        storage = LockStorage<State>.make(extraWords: 0) { _ in initialState() }
     }
 
     /// The lock of `storage`, made by `LockStorage.make`: how a `StoreCore` hands out the lock it
@@ -101,9 +101,12 @@ class LockStorage<State>: ManagedBuffer<State, Int> {
     }
 
     /// Makes a storage of this class (a subclass's, called on it) over the state `initialState`
-    /// makes, made in place, with its mutex and `extraWords` zeroed words.
-    static func make(extraWords: Int, _ initialState: () -> State) -> Self {
-        let buffer = create(minimumCapacity: mutexWords + extraWords) { _ in initialState() }
+    /// makes, made in place, with its mutex and `extraWords` zeroed words. `initialState` gets the
+    /// address of those words, for the state to keep: they are zeroed after it returns.
+    static func make(extraWords: Int, _ initialState: (UnsafeMutablePointer<Int>) -> State) -> Self {
+        let buffer = create(minimumCapacity: mutexWords + extraWords) { buffer in
+            initialState(buffer.withUnsafeMutablePointerToElements { $0 + mutexWords })
+        }
         let storage = unsafeDowncast(buffer, to: Self.self)
         storage.withUnsafeMutablePointerToElements { words in
             (words + mutexWords).initialize(repeating: 0, count: extraWords)
