@@ -233,4 +233,18 @@ private final class ClockReader: @unchecked Sendable {
         #expect(error.description.contains("resolve it where that store is current (inside its execute { })"))
         withExtendedLifetime(request) {}
     }
+
+    /// A store that only provides values is not on its parent's list of children (it never takes
+    /// the app's lock): the message finds it as the store current where the property is read.
+    @Test func aValueOnlyARequestStoreProvidesIsNamedWhileThatStoreIsCurrent() throws {
+        let app = DependencyStore()
+        let service = app.execute { AppService() }
+        let request = DependencyStore(parent: app)
+        request.provide(FixedClock(7), for: Clock.self)
+        let error = try #require(
+            thrownError(ResolutionError.self) { try request.execute { try service.$clock.tryValue() } })
+        #expect(error.description.contains("'Clock' is registered in the store created at"))
+        #expect(error.description.contains("layered over this store. An object bound to this store"))
+        withExtendedLifetime(request) {}
+    }
 }

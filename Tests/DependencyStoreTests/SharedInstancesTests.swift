@@ -294,3 +294,185 @@ private final class WeakRepository: @unchecked Sendable {
     weak var value: AppRepository?
     init(_ value: AppRepository) { self.value = value }
 }
+
+/// An app-wide instance built from a request's value: kept by the request's store that built it.
+private final class RequestGreeter: Sendable {
+    let id: Int16
+    init(id: Int16) { self.id = id }
+}
+
+/// An app-wide instance built from a request's value, by one of the app's registrations in turn.
+private final class VersionedGreeter: Sendable {
+    let version: Int
+    let id: Int16
+    init(version: Int, id: Int16, work: Int) {
+        self.version = version
+        self.id = id
+        precondition(work >= 0)
+    }
+}
+
+/// A store joins its parent's list of children only once it keeps or registers something the
+/// parent's changes must reach: what a request's store that provides values and reads the app's
+/// instances never does. What the parent's list carried (its decorators, its later registrations)
+/// reaches such a store anyway, read by the store itself.
+@Suite struct JoiningTheParentTests {
+    private func children(of store: DependencyStore) -> Int {
+        store.registry.withLock { $0.children.count }
+    }
+
+    private func appWithAGreeterFromTheRequest() -> DependencyStore {
+        let app = DependencyStore()
+        app.register(RequestGreeter.self, scope: .singleton) { store in RequestGreeter(id: store.resolve()) }
+        return app
+    }
+
+    /// Made, given two values, run in `execute`, its property read and ended, all while another
+    /// thread holds the app's lock.
+    @Test func aRequestStoreThatProvidesValuesAndReadsSharedInstancesNeverTakesTheAppsLock() throws {
+        let app = DependencyStore()
+        app.register(AppRepository(), for: AppRepository.self, scope: .singleton)
+        let first = DependencyStore(parent: app).resolve(AppRepository.self)
+        #expect(DependencyStore(parent: app).resolve(AppRepository.self) === first, "published")
+        // Types whose bits are clear in the app's filter (see `SharedInstancesTests`).
+        let kinds = Array(requestValueKinds.filter { !app.core.mayRegister(ObjectIdentifier($0)) }.prefix(2))
+        try #require(
+            kinds.count == 2, "the app's filter has the bits of \(requestValueKinds.count - kinds.count) of them")
+        let result = Recorded<([Bool], AppRepository, Bool)?>(nil)
+        let inTime = finishesWhileAnotherThreadHoldsTheLock(of: app) {
+            let ended = Recorded<WeakCore?>(nil)
+            let (provided, handler) = {
+                let request = DependencyStore(parent: app)
+                ended.set(WeakCore(core: request.core))
+                return (kinds.map { providesAndReadsBack($0, in: request) }, request.execute { RepositoryHandler() })
+            }()
+            // The store has ended: only its handler's property holds its core.
+            let repository = handler.repository
+            withExtendedLifetime(handler) {}
+            result.set((provided, repository, ended.value?.core == nil))
+        }
+        #expect(inTime, "the request's store waited for the app's lock")
+        #expect(result.value?.0 == [true, true], "each value read back is the one provided")
+        #expect(result.value?.1 === first, "the property read the app's singleton")
+        #expect(result.value?.2 == true, "the request's store was freed with its handler")
+        #expect(children(of: app) == 0)
+    }
+
+    @Test func aStoreThatOnlyProvidesValuesSeesADecoratorItsParentGetsLater() {
+        let app = DependencyStore()
+        app.register(AppRepository.self) { _ in AppRepository(number: 1) }
+        let request = DependencyStore(parent: app)
+        request.provide(Int16(3), for: Int16.self)
+        #expect(request.resolve(AppRepository.self).number == 1)
+        app.decorate(AppRepository.self) { _, repository in AppRepository(number: repository.number + 10) }
+        #expect(children(of: app) == 0, "the decorator reached a store that is not on the app's list")
+        #expect(request.resolve(AppRepository.self).number == 11)
+        let nested = DependencyStore(parent: request)
+        #expect(nested.resolve(AppRepository.self).number == 11, "and a store two levels over the app")
+    }
+
+    /// The sharing rule: a store that registers a type one of its ancestors registers too builds
+    /// its own instances of theirs. When the ancestor registers it after the store did, the store
+    /// learns it on its next resolve, by the property's first read as by `resolve`.
+    @Test func aStoreThatProvidesATypeStopsSharingOnceItsParentRegistersItToo() {
+        let app = DependencyStore()
+        app.register(AppRepository(), for: AppRepository.self, scope: .singleton)
+        let shared = DependencyStore(parent: app).resolve(AppRepository.self)
+        let request = DependencyStore(parent: app)
+        request.provide(Int16(3), for: Int16.self)
+        #expect(request.resolve(AppRepository.self) === shared)
+        #expect(request.execute { RepositoryHandler() }.repository === shared)
+
+        app.provide(Int16(9), for: Int16.self)
+        let own = request.execute { RepositoryHandler() }.repository
+        #expect(own !== shared, "the property's first read still shared the app's instance")
+        #expect(request.resolve(AppRepository.self) === own)
+        #expect(request.resolve(Int16.self) == 3)
+        #expect(app.resolve(AppRepository.self) === shared)
+
+        // Two levels down: the store over the request's shares the request's copy, since it
+        // overrides nothing itself.
+        let nested = DependencyStore(parent: request)
+        #expect(nested.resolve(AppRepository.self) === own)
+    }
+
+    /// A registration that replaces the app's closes what every store layered over it kept of the
+    /// replaced one: the request's store joined the app's list when it kept it.
+    @Test func aStoreJoinsWhenItKeepsAnInstanceSoTheAppsReplacementReachesIt() {
+        let app = appWithAGreeterFromTheRequest()
+        let request = DependencyStore(parent: app)
+        request.provide(Int16(3), for: Int16.self)
+        #expect(children(of: app) == 0, "providing a value does not join")
+        weak var first: RequestGreeter?
+        do {
+            let greeter = request.resolve(RequestGreeter.self)
+            first = greeter
+            #expect(greeter.id == 3)
+            #expect(request.resolve(RequestGreeter.self) === greeter, "the request's store keeps its own")
+        }
+        #expect(children(of: app) == 1, "keeping an instance joins")
+        app.register(RequestGreeter.self, scope: .singleton) { store in RequestGreeter(id: store.resolve() + 100) }
+        #expect(first == nil, "the replacement let go of what the request's store kept")
+        #expect(request.resolve(RequestGreeter.self).id == 103)
+    }
+
+    @Test func aStoreJoinsWhenItRegistersAndLeavesWhenItEnds() {
+        let app = appWithAGreeterFromTheRequest()
+        weak var ended: StoreCore?
+        do {
+            let test = DependencyStore(parent: app)
+            test.register(Int16(5), for: Int16.self)
+            #expect(children(of: app) == 1, "a registration joins")
+            let nested = DependencyStore(parent: test)
+            nested.provide(Int16(6), for: Int16.self)
+            _ = nested.resolve(RequestGreeter.self)
+            #expect(children(of: test) == 1, "the nested store joined the test's")
+            ended = nested.core
+        }
+        #expect(children(of: app) == 0)
+        #expect(ended == nil, "the nested store's core was freed")
+    }
+
+    /// A store joins the app's list before it makes the slot that keeps its instance, so a
+    /// replacement in the app that races the first resolves through many new stores still
+    /// reaches every slot made before it: at the end, what the stores keep is built by the last
+    /// registration only. Its threads are awaited off the concurrency pool, which other suites'
+    /// awaits need (it runs for seconds under the thread sanitizer).
+    @Test func replacementsRacingTheFirstKeepsOfNewStoresLeaveOnlyCurrentInstances() async {
+        let app = DependencyStore()
+        let built = Recorded<[WeakBox<VersionedGreeter>]>([])
+        let register: @Sendable (Int) -> Void = { version in
+            app.register(VersionedGreeter.self, scope: .singleton) { store in
+                var spin = 0
+                for step in 0..<500 { spin &+= step }
+                let greeter = VersionedGreeter(version: version, id: store.resolve(), work: spin)
+                built.update { $0.append(WeakBox(greeter)) }
+                return greeter
+            }
+        }
+        register(0)
+        let replacements = 1_000
+        let threads = 3
+        let kept = Recorded<[DependencyStore]>([])
+        let wrong = Counter()
+        _ = await onManyThreadsAwaitingThem(threads: threads + 1, deadline: poolDeadline) { thread in
+            if thread == threads {
+                for version in 1...replacements { register(version) }
+                return
+            }
+            for round in 0..<500 {
+                // New stores all along, each joining the app's list with its first keep.
+                let request = DependencyStore(parent: app)
+                let id = Int16(truncatingIfNeeded: thread * 1_000 + round)
+                request.provide(id, for: Int16.self)
+                for _ in 0..<3 where request.resolve(VersionedGreeter.self).id != id { wrong.increment() }
+                kept.update { $0.append(request) }
+            }
+        }
+        #expect(wrong.value == 0, "a request's store resolved another request's instance")
+        let stale = built.value.compactMap(\.object).filter { $0.version != replacements }
+        #expect(stale.isEmpty, "\(stale.count) instances of replaced registrations are still kept")
+        kept.set([])
+        #expect(children(of: app) == 0, "ended stores stayed on the app's list")
+    }
+}

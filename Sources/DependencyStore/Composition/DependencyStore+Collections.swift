@@ -103,6 +103,8 @@ extension DependencyStore {
     @discardableResult
     func addContribution<T>(_ contribution: Registration<T>) -> RegistrationEntry<T> {
         let key = ObjectIdentifier(T.self)
+        // What the element keeps must be reached by the ancestors' resets, as a registration's.
+        core.joinAncestors()
         var discarded: [DiscardedInstance] = []
         let replaced: AnyRegistration? = registry.withLock { registry in
             core.stopsSharing(&registry)

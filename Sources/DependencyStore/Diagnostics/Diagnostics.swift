@@ -140,12 +140,34 @@ extension DependencyStore {
         core.forEachDescendant(includingSelf: false) { core, registry in
             if registry.registers(key.type, name: name) { over.append(core) }
         }
+        // A store that only provided values is not on the list (see `StoreCore.joinAncestors`):
+        // the stores current here, if layered over this one, are asked too.
+        for store in storesCurrentOverThis() where !over.contains(where: { $0 === store.core }) {
+            if store.registry.withLock({ $0.registers(key.type, name: name) }) { over.append(store.core) }
+        }
         if !over.isEmpty, !perRequest {
             notes.append(
                 .registeredInStoresOver(
                     over.prefix(2).map { "\(DependencyStore.resolving(through: $0))" }, count: over.count))
         }
         return notes
+    }
+
+    /// The stores layered over this one, at any depth, between it and the store current on this
+    /// thread or task (the one resolving, else the one `execute` made current), that one first.
+    private func storesCurrentOverThis() -> [DependencyStore] {
+        var candidates = [DependencyStore.current].compactMap { $0 }
+        if let resolving = ResolutionStack.withCurrentIfCreated({ $0.currentStore }) {
+            candidates.insert(resolving, at: 0)
+        }
+        var found: [DependencyStore] = []
+        for start in candidates {
+            let chain = Array(sequence(first: start, next: \.parent).prefix { $0.core !== core })
+            // Only when this store is an ancestor of the current one.
+            guard chain.last?.parent?.core === core else { continue }
+            found += chain.filter { store in !found.contains { $0.core === store.core } }
+        }
+        return found
     }
 
     /// The diagnostic for a forward whose target built something that is not of the forwarded

@@ -219,7 +219,7 @@ extension DependencyStore {
         let key = ObjectIdentifier(T.self)
         // A value too wide for a room is boxed before the lock is taken.
         let box = ProvidedValueRoom.fits(T.self) ? nil : ProvidedValue.make(value, location: location)
-        let shadowing: Shadowing? = registry.withLock { registry in
+        let shadowing: Bool? = registry.withLock { registry in
             guard registry.stored(key, nil) == nil, !registry.providedValues.contains(key) else { return nil }
             registry.providedValues.add(value, at: location, box: box)
             return noteAdded(key, name: nil, replacing: false, in: &registry)
@@ -259,6 +259,10 @@ extension DependencyStore {
     /// Puts `registration` in this store's registry, in place of one of the same type and name,
     /// whose instances are let go of and closed.
     func insert<T>(_ registration: Registration<T>) {
+        // On the parent's list before anything is registered, so that what the registration
+        // keeps is reached by the ancestors' resets, and the store is named and verified as one
+        // layered over them (see `StoreCore.joinAncestors`).
+        core.joinAncestors()
         var discarded: [DiscardedInstance] = []
         let (replaced, shadowing) = registry.withLock { registry in
             let replaced = registry[ObjectIdentifier(T.self), registration.name]
@@ -295,60 +299,31 @@ extension DependencyStore {
 
     /// What a registration (or a provided value) of `key` and `name` that just went into this
     /// store's `registry` changes there, under its lock: the filter of registered types gets its
-    /// bit, before the look at the stores layered over this one (`noteShadowing`), which reads
-    /// their registrations under their locks (see `StoreCore.keyFilter`); a removal recorded for
-    /// the place is forgotten, unless something was there and was replaced. Returns which looks
-    /// `noteShadowing` must make once the lock is dropped.
+    /// bit, then the count of registrations grows, which the stores layered over this one read
+    /// before the bit (see `StoreCore.registrationGeneration`); a removal recorded for the place
+    /// is forgotten, unless something was there and was replaced. Returns whether `noteShadowing`
+    /// must look at the ancestors once the lock is dropped: the store has a parent and does not
+    /// shadow its ancestors yet.
     private func noteAdded(
         _ key: ObjectIdentifier, name: String?, replacing: Bool, in registry: inout StoreCore.Registry
-    ) -> Shadowing {
+    ) -> Bool {
         core.noteRegisters(key)
         if !replacing, !registry.removals.isEmpty {
             registry.removals[TypeAndName(type: key, name: name)] = nil
         }
-        return Shadowing(
-            ancestors: parent != nil && !registry.shadowsAncestors, descendants: !registry.children.isEmpty)
-    }
-
-    /// Which of `noteShadowing`'s two looks a registration needs, as its store's registry told:
-    /// none, for a store with no parent and no children.
-    struct Shadowing {
-        /// The store has a parent and does not shadow its ancestors yet.
-        let ancestors: Bool
-        /// Stores are layered over it.
-        let descendants: Bool
+        return parent != nil && !registry.shadowsAncestors
     }
 
     /// Keeps the sharing rule's record of overrides (`Registry.shadowsAncestors`) after this store
     /// registered `key` and `name`: this store shadows its ancestors when one of them registers it
-    /// too, and so does every store layered over this one that registers it. Each side adds its
-    /// registration before it looks at the other's, under the other's lock, so of two stores that
-    /// register the same type at the same moment, at least one sees the other's.
-    private func noteShadowing(_ key: ObjectIdentifier, name: String?, _ shadowing: Shadowing) {
-        if shadowing.ancestors {
-            // A plain walk, borrowing each ancestor (this store holds its parent, and every store
-            // its own), and asking whether each registers `key` without retaining what it finds.
-            // An ancestor whose filter says it never registered `key` is not locked: a request's
-            // values, which the app does not register, take no lock of the app's.
-            var ancestor = core.parent.map { Unmanaged.passUnretained($0.core) }
-            while let store = ancestor {
-                let (registers, next) = store._withUnsafeGuaranteedRef { core in
-                    (
-                        core.mayRegister(key) && core.registry.withLock { $0.registers(key, name: name) },
-                        core.parent.map { Unmanaged.passUnretained($0.core) }
-                    )
-                }
-                if registers {
-                    registry.withLock { core.stopsSharing(&$0) }
-                    break
-                }
-                ancestor = next
-            }
-        }
-        if shadowing.descendants {
-            core.forEachDescendant(includingSelf: false) { descendant, registry in
-                if registry.registers(key, name: name) { descendant.stopsSharing(&registry) }
-            }
+    /// too. The other way round, a store layered over this one that registers `key` learns of it
+    /// from this store's `registrationGeneration` on its next resolve through the sharing rule
+    /// (`StoreCore.sharesAncestorsInstances(_:)`). Each side adds its registration before it
+    /// looks at the other's, so of two stores that register the same type at the same moment, at
+    /// least one sees the other's.
+    private func noteShadowing(_ key: ObjectIdentifier, name: String?, _ looksAtAncestors: Bool) {
+        if looksAtAncestors, core.anAncestorRegisters(key, name: name) {
+            registry.withLock { core.stopsSharing(&$0) }
         }
     }
 

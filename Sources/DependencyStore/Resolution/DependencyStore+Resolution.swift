@@ -524,7 +524,7 @@ extension DependencyStore {
         {
             return .provided(provided)
         }
-        return .absent(observed: registry.observers != nil, shares: registry.sharesAncestorsInstances)
+        return .absent(observed: registry.observers != nil, shares: core.sharesAncestorsInstances(&registry))
     }
 
     /// What `lookUp` finds for a value provided for `key` (see `ProvidedValue`), `nil` for none:
@@ -558,10 +558,12 @@ extension DependencyStore {
     /// request's property for an app-wide singleton takes no lock; `resolve` itself does not,
     /// since for a store without a parent (most resolves) the look would be pure cost.
     ///
-    /// Both words are read with no lock: a registration, override, decorator or observer this
+    /// Its words are read with no lock: a registration, override, decorator or observer this
     /// store gets meanwhile on another thread may or may not be seen, as with any change made
     /// while a resolve runs; one made before, on this thread or one it synchronised with, is.
-    /// `nil` sends the read down the resolve's path.
+    /// When an ancestor registered something since this store last checked what it registers
+    /// against theirs (`StoreCore.ancestorsRegisteredNothingNew`), the check is the resolve's
+    /// path's to make, under this store's lock. `nil` sends the read down that path.
     @inline(__always)
     func sharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
         // A store without a parent pays this one test.
@@ -571,7 +573,9 @@ extension DependencyStore {
 
     @inline(never)
     private func parentsSharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
-        guard verifier == nil, core.mayShareWithoutObservers, !core.mayRegister(key) else { return nil }
+        guard verifier == nil, core.mayShareWithoutObservers, !core.mayRegister(key),
+            core.ancestorsRegisteredNothingNew
+        else { return nil }
         // Borrowed: this store holds its parent.
         return Unmanaged.passUnretained(core.parent.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
             $0.core.sharedInstance(key)
@@ -609,7 +613,7 @@ extension DependencyStore {
                     if shares, copyKeeper == nil {
                         if store.verifier != nil {
                             shares = false
-                        } else if !registry.sharesAncestorsInstances {
+                        } else if !store.core.sharesAncestorsInstances(&registry) {
                             copyKeeper = store
                         }
                     }
@@ -693,6 +697,9 @@ extension DependencyStore {
         guard registration.slot != nil else {
             return Found(registration: registration, slot: nil, kept: nil)
         }
+        // On the parent's list before a slot is made, so that a removal or a reset in an ancestor
+        // that lists its children after this reaches the slot (see `StoreCore.joinAncestors`).
+        core.joinAncestors()
         return registry.withLock { registry in
             let id = ObjectIdentifier(registration)
             // The entry keeps its registration alive, so `id` names this one while it exists.

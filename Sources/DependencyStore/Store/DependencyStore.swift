@@ -131,18 +131,9 @@ public final class DependencyStore {
         self.verifier = core.verifier
         stageCount = core.stageCount
         ownsCore = true
-        // The parent's core borrowed (the parent holds it, and the caller the parent): a copy
-        // was a retain and a release per store.
-        let inheritedDecorators = Unmanaged.passUnretained(parent.core)._withUnsafeGuaranteedRef { parentCore in
-            parentCore.registry.withLock { [core] registry in
-                registry.addChild(core)
-                return parentCore.stagesInScope
-            }
-        }
-        // Added, not set: a decorator added to the parent since `addChild` has counted here too.
-        if inheritedDecorators != 0 {
-            core.adjustOwnStagesInScope(by: inheritedDecorators)
-        }
+        // Not on the parent's list of children yet: it joins when it first keeps or registers
+        // something the parent's changes must reach (`StoreCore.joinAncestors`), so a store per
+        // request that only provides values takes no lock of the app's.
     }
 
     init(origin: Origin, verifier: Verifier? = nil) {
@@ -218,11 +209,18 @@ public final class DependencyStore {
     }
 
     /// Whether a resolve takes a staged copy of the path (see `ResolveStage`): decorators are in
-    /// scope, or this is a verification copy. One relaxed load, so that while no stage is in scope
-    /// (almost always) a build pays nothing more. A decorator added while a build runs may or may
-    /// not apply to it, as with any registration made meanwhile.
+    /// scope, this store's or an ancestor's, or this is a verification copy. A relaxed load of
+    /// this store's count, and of each ancestor's (read here rather than pushed down to every
+    /// store layered over them), so that while no stage is in scope (almost always) a build pays
+    /// nothing more. A decorator added while a build runs may or may not apply to it, as with any
+    /// registration made meanwhile.
     var hasStagesInScope: Bool {
-        @inline(__always) get { dependency_store_load_relaxed(stageCount) != 0 }
+        @inline(__always) get {
+            // A store with no parent has no bias (see `StoreCore.layeredStageBias`): one load, and
+            // zero says no stage. A layered store without stages of its own reads its ancestors'.
+            let count = dependency_store_load_relaxed(stageCount)
+            return count != 0 && (count != StoreCore.layeredStageBias || core.ancestorsHaveStages())
+        }
     }
 
     /// Whether this is the process-wide root store.

@@ -26,11 +26,16 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         }
         // Once the words are zeroed; nothing else holds the core yet.
         ProvidedValueRoom.bindRooms(at: core.extraWords + roomsOffset)
+        // A new store registers nothing, so nothing its ancestors have registered so far shadows it.
+        if parent != nil {
+            dependency_store_store_relaxed(core.checkedAncestorsGeneration, core.ancestorsGeneration)
+            dependency_store_store_relaxed(core.stageCount, layeredStageBias)
+        }
         return core
     }
 
-    /// Where the rooms for provided values start in the extra words, after `stopsSharingWord`.
-    private static var roomsOffset: Int { 3 + keyFilterWords }
+    /// Where the rooms for provided values start in the extra words, after `membership`.
+    private static var roomsOffset: Int { 6 + keyFilterWords }
 
     /// Everything the store knows, behind its one lock.
     var registry: Lock<Registry> {
@@ -61,10 +66,16 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     // the slow path, about 150 instructions. A property bound to the core resolves through a
     // handle of its own over the same core instead (`DependencyStore.resolving(through:)`).
 
-    /// The count of stages in scope (see `hasStagesInScope`): the decorators of this store and its
-    /// ancestors, plus one on a verification copy. Outside the registry: a build reads it with no
-    /// lock. Changed only through `adjustStagesInScope`.
+    /// The count of this store's own stages (see `hasStagesInScope`, which reads its ancestors'
+    /// too): its decorators, plus one on a verification copy, plus `layeredStageBias` when the
+    /// store has a parent. Outside the registry: a build reads it with no lock. Changed only
+    /// through `adjustStagesInScope`.
     var stageCount: UnsafeMutablePointer<Int> { extraWords }
+
+    /// What a layered store's `stageCount` starts at: never zero, so a build through a store
+    /// without a parent reads only its own count, and one through a layered store learns from the
+    /// same load that it must read its ancestors' counts (no store has that many stages).
+    static var layeredStageBias: Int { 1 << 40 }
     /// The address of the instances this store shares with layered stores, published for them to
     /// read without the lock (see `SharedInstances`), or `nil`; in the same allocation as
     /// `stageCount`. Changed only through `SharedInstances`' functions, under the registry's lock.
@@ -107,6 +118,132 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         dependency_store_or(stopsSharingWord, 1)
     }
 
+    /// How many registrations and provided values this store has taken, ever: one more at each,
+    /// under the registry's lock, after the type's bit went into `keyFilter` (`noteRegisters`).
+    /// With release ordering, so a store layered over this one that reads the count with acquire
+    /// ordering, and sees it changed, then reads the bit. What lets the stores layered over this
+    /// one learn that it registered a type they register without this store visiting them
+    /// (`sharesAncestorsInstances(_:)`). In the same allocation as `stageCount`.
+    var registrationGeneration: UnsafeMutablePointer<Int> { extraWords + 3 + Self.keyFilterWords }
+
+    /// The sum of the ancestors' `registrationGeneration` (`ancestorsGeneration`) when every type
+    /// this store registers was last checked against what they register: when it is still the
+    /// sum, no ancestor registered anything since, so the sharing rule's record of overrides
+    /// (`Registry.shadowsAncestors`) is up to date. A type this store registers later is checked
+    /// by its registration (`noteShadowing`). Written under the registry's lock; read with none.
+    var checkedAncestorsGeneration: UnsafeMutablePointer<Int> { extraWords + 4 + Self.keyFilterWords }
+
+    /// Whether the store is on its parent's list of children (`Registry.children`): 0 while it
+    /// is not (it has kept nothing and registered nothing but values), 1 once it joined
+    /// (`joinAncestors`), 2 once it ended without being on the list, or left it (`close()`).
+    /// Changed by compare-and-exchange only, from 0 under the parent's lock to 1, or to 2 by the
+    /// end, so a store joins at most once and never after its end. In the same allocation as
+    /// `stageCount`.
+    var membership: UnsafeMutablePointer<Int> { extraWords + 5 + Self.keyFilterWords }
+
+    /// Runs `body` on the core of each ancestor, the parent first, until it returns `false`.
+    /// Borrowed, not retained: every store holds its parent, and the caller this one.
+    @inline(__always)
+    func forEachAncestor(_ body: (StoreCore) -> Bool) {
+        var next = withUnsafeMutablePointerToHeader { $0.pointee.parent.map { Unmanaged.passUnretained($0.core) } }
+        while let ancestor = next {
+            next = ancestor._withUnsafeGuaranteedRef { core in
+                guard body(core) else { return nil }
+                return core.withUnsafeMutablePointerToHeader {
+                    $0.pointee.parent.map { Unmanaged.passUnretained($0.core) }
+                }
+            }
+        }
+    }
+
+    /// Whether the store has a parent, read without retaining it.
+    @inline(__always)
+    var hasParent: Bool { withUnsafeMutablePointerToHeader { $0.pointee.parent != nil } }
+
+    /// The sum of every ancestor's `registrationGeneration`, each read with acquire ordering: it
+    /// changes when any of them registers something, since each only grows.
+    var ancestorsGeneration: Int {
+        var sum = 0
+        forEachAncestor { core in
+            sum &+= dependency_store_load_acquire_word(core.registrationGeneration)
+            return true
+        }
+        return sum
+    }
+
+    /// Whether no ancestor registered anything since this store last checked its types against
+    /// theirs (`checkedAncestorsGeneration`). No lock.
+    @inline(__always)
+    var ancestorsRegisteredNothingNew: Bool {
+        dependency_store_load_relaxed(checkedAncestorsGeneration) == ancestorsGeneration
+    }
+
+    /// Whether an ancestor registers `key` and `name`. An ancestor whose filter says it never
+    /// registered `key` is not locked: a request's values, which the app does not register, take
+    /// no lock of the app's.
+    func anAncestorRegisters(_ key: ObjectIdentifier, name: String?) -> Bool {
+        var registers = false
+        forEachAncestor { core in
+            registers = core.mayRegister(key) && core.registry.withLock { $0.registers(key, name: name) }
+            return !registers
+        }
+        return registers
+    }
+
+    /// `registry.sharesAncestorsInstances`, once the sharing rule's record of overrides is brought
+    /// up to date with what the ancestors registered since this store last looked (the pull half of
+    /// `noteShadowing`: an ancestor does not visit the stores layered over it when it registers).
+    /// Call with this store's lock held, on its `registry`. The ancestors' locks may be taken,
+    /// after this one, as `DependencyStore.found` takes them.
+    @inline(__always)
+    func sharesAncestorsInstances(_ registry: inout Registry) -> Bool {
+        guard registry.sharesAncestorsInstances else { return false }
+        let generation = ancestorsGeneration
+        if _slowPath(dependency_store_load_relaxed(checkedAncestorsGeneration) != generation) {
+            checkShadowing(&registry, against: generation)
+        }
+        return registry.sharesAncestorsInstances
+    }
+
+    /// Checks every type this store registers against its ancestors' registrations as they are at
+    /// `generation` or later, stops the store sharing if one of them registers it too, and records
+    /// `generation`. Under this store's lock, so no registration of its own comes meanwhile; one
+    /// after is checked by itself.
+    @inline(never)
+    private func checkShadowing(_ registry: inout Registry, against generation: Int) {
+        if !registry.shadowsAncestors {
+            if registry.ownKeys.contains(where: { anAncestorRegisters($0.type, name: $0.name) }) {
+                stopsSharing(&registry)
+            }
+        }
+        dependency_store_store_relaxed(checkedAncestorsGeneration, generation)
+    }
+
+    /// Puts this store on its parent's list of children, and each ancestor on its parent's, the
+    /// furthest first, unless it is there already or ended: so that a removal, a reset or a
+    /// replacement in an ancestor reaches what this store keeps. Called before a store keeps or
+    /// registers anything but a value (`provide`), which is why a store per request that only
+    /// provides values and reads the app's instances never takes the app's lock. May be called
+    /// with this store's lock held (descendant first, then ancestors, the order every path takes).
+    @inline(__always)
+    func joinAncestors() {
+        guard dependency_store_load_relaxed(membership) == 0, hasParent else { return }
+        joinAncestorsNow()
+    }
+
+    @inline(never)
+    private func joinAncestorsNow() {
+        forEachAncestor { parent in
+            parent.joinAncestors()
+            parent.registry.withLock { registry in
+                if dependency_store_compare_exchange_word(membership, 0, 1) {
+                    registry.addChild(self)
+                }
+            }
+            return false
+        }
+    }
+
     /// Whether the store may share its ancestors' instances and has no observers: `false` once
     /// `stopsSharing` ran. A relaxed load, with no lock.
     @inline(__always)
@@ -122,11 +259,13 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         return (index >> 6, 1 << (index & 63))
     }
 
-    /// Records in `keyFilter` that this store registers `key`. Call with the registry's lock held.
+    /// Records in `keyFilter` that this store registers `key`, then counts the registration in
+    /// `registrationGeneration`. Call with the registry's lock held.
     @inline(__always)
     func noteRegisters(_ key: ObjectIdentifier) {
         let (word, bit) = Self.filterPosition(of: key)
         dependency_store_or(keyFilter + word, bit)
+        dependency_store_increment_release(registrationGeneration)
     }
 
     /// Whether this store may register `key`: `false` means it never has (see `keyFilter`).
@@ -320,6 +459,13 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
             !shadowsAncestors && hasNoDecoratorsNorContributions && observers == nil
         }
 
+        /// The type and name of everything this store registers or provides itself.
+        var ownKeys: [TypeAndName] {
+            unnamed.values.map { TypeAndName(type: ObjectIdentifier($0.type), name: nil) }
+                + named.keys.map { TypeAndName(type: $0.type, name: $0.name) }
+                + providedValues.keys.map { TypeAndName(type: $0, name: nil) }
+        }
+
         /// Every registration, provided values turned into theirs first (see `ProvidedValue`).
         var all: [AnyRegistration] {
             mutating get {
@@ -475,25 +621,23 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         }
     }
 
-    /// Adds `delta` to the count of stages in scope of this store and of every store layered
-    /// over it, at any depth. Each store's count changes while its lock is held, so a child made
-    /// meanwhile either is visited or read its parent's count after the change (see
-    /// `DependencyStore.init(parent:)`).
+    /// Adds `delta` to the count of this store's own stages. The stores layered over it read it
+    /// themselves (`DependencyStore.hasStagesInScope`), so it is not pushed down to them: a store
+    /// need not be on this one's list of children to see a decorator added later.
     func adjustStagesInScope(by delta: Int) {
-        forEachDescendant(includingSelf: true) { core, _ in
-            dependency_store_add(core.stageCount, delta)
-        }
-    }
-
-    /// Adds `delta` to this store's count of stages in scope only: for a store no other store
-    /// is layered over yet (one being made).
-    func adjustOwnStagesInScope(by delta: Int) {
         dependency_store_add(stageCount, delta)
     }
 
-    /// How many stages are in scope: decorators of this store and its ancestors, and verification.
-    var stagesInScope: Int {
-        dependency_store_load_relaxed(stageCount)
+    /// Whether an ancestor has stages of its own (see `adjustStagesInScope`).
+    @inline(never)
+    func ancestorsHaveStages() -> Bool {
+        var found = false
+        forEachAncestor { core in
+            let count = dependency_store_load_relaxed(core.stageCount)
+            found = count != 0 && count != Self.layeredStageBias
+            return !found
+        }
+        return found
     }
 
     /// Closes and releases every instance the store keeps, and keeps none from now on: called
@@ -510,20 +654,17 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
                 registry.discardKept(matching: { _ in true }, into: &discarded)
             }
         }
-        // Borrowed, not copied: this core holds its parent for as long as it lives.
-        let parent = withUnsafeMutablePointerToHeader { $0.pointee.parent.map { Unmanaged.passUnretained($0) } }
-        if let parent {
-            // An ended store keeps nothing from now on, so its parent's resets, removals and
-            // registrations have nothing to take from it, and it leaves the parent's list. It
-            // may still resolve, through a property bound to it: one stage in scope for good
-            // makes those resolves look for decorators on the ancestors themselves, since the
-            // parent no longer counts its decorators here. Counted before it leaves, so that no
-            // decorator added meanwhile is missed.
-            adjustOwnStagesInScope(by: 1)
-            // The parent's core borrowed too (the parent holds it): a copy of either was a
-            // retain and a release per store.
-            parent._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.core) }._withUnsafeGuaranteedRef {
-                $0.registry.withLock { $0.removeChild(self) }
+        // An ended store keeps nothing from now on, so its parent's resets, removals and
+        // registrations have nothing to take from it: it leaves the parent's list, if it joined
+        // it, and never joins it later. One that never joined (a request's store that only
+        // provided values) takes no lock of the parent's.
+        if !dependency_store_compare_exchange_word(membership, 0, 2),
+            dependency_store_load_relaxed(membership) == 1
+        {
+            forEachAncestor { parent in
+                parent.registry.withLock { $0.removeChild(self) }
+                dependency_store_store_relaxed(membership, 2)
+                return false
             }
         }
         // Most stores (one per request, one per test) end keeping nothing: nothing to sort.

@@ -239,7 +239,7 @@ extension DependencyStore {
         registry.withLock { $0.closeFailureHandler = report }
         // Its decorators, and verification: every resolve of the copy takes `VerifiedBuild`.
         let decorators = registry.withLock { $0.decorators.values.reduce(0) { $0 + $1.count } }
-        core.adjustOwnStagesInScope(by: decorators + 1)
+        core.adjustStagesInScope(by: decorators + 1)
     }
 }
 

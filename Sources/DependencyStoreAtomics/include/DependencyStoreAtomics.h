@@ -56,6 +56,30 @@ static inline intptr_t dependency_store_load_relaxed(intptr_t *_Nonnull address)
 /// Adds `delta` to `*address` atomically, with no ordering.
 void dependency_store_add(intptr_t *_Nonnull address, intptr_t delta);
 
+/// Adds one to `*address` with release ordering: a store's count of registrations, which a store
+/// layered over it reads with `dependency_store_load_acquire_word` before it reads the filter of
+/// registered types that the same lock set first (see StoreCore.swift, `registrationGeneration`).
+static inline void dependency_store_increment_release(intptr_t *_Nonnull address) {
+    __atomic_fetch_add(address, 1, __ATOMIC_RELEASE);
+}
+
+/// Reads `*address` with acquire ordering.
+static inline intptr_t dependency_store_load_acquire_word(intptr_t *_Nonnull address) {
+    return __atomic_load_n(address, __ATOMIC_ACQUIRE);
+}
+
+/// Writes `value` to `*address` with no ordering.
+static inline void dependency_store_store_relaxed(intptr_t *_Nonnull address, intptr_t value) {
+    __atomic_store_n(address, value, __ATOMIC_RELAXED);
+}
+
+/// Writes `desired` to `*address` if it holds `expected`, sequentially consistent: how a store
+/// joins or leaves its parent's list of children exactly once (see StoreCore.swift, `membership`).
+static inline bool dependency_store_compare_exchange_word(
+    intptr_t *_Nonnull address, intptr_t expected, intptr_t desired) {
+    return __atomic_compare_exchange_n(address, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
 // Sets `bits` in the word at `address`, relaxed: a store's filter of the types it registers (see
 // StoreCore.swift, `keyFilter`), whose order the stores' locks give.
 static inline void dependency_store_or(intptr_t *_Nonnull address, intptr_t bits) {
