@@ -219,7 +219,7 @@ public final class DependencyStore {
             // A store with no parent has no bias (see `StoreCore.layeredStageBias`): one load, and
             // zero says no stage. A layered store without stages of its own reads its ancestors'.
             let count = dependency_store_load_relaxed(stageCount)
-            return count != 0 && (count != StoreCore.layeredStageBias || core.ancestorsHaveStages())
+            return count != 0 && (count != StoreCore.layeredStageBias || core.ancestorsHaveStages)
         }
     }
 

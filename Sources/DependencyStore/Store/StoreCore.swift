@@ -628,9 +628,23 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         dependency_store_add(stageCount, delta)
     }
 
-    /// Whether an ancestor has stages of its own (see `adjustStagesInScope`).
+    /// Whether an ancestor has stages of its own (see `adjustStagesInScope`): the parent's count
+    /// read here, through the parent's handle, which holds its address; the grandparent's and
+    /// further out of line, for the parent is usually the app's store, with no parent of its own.
+    @inline(__always)
+    var ancestorsHaveStages: Bool {
+        withUnsafeMutablePointerToHeader { header in
+            guard let parent = header.pointee.parent.map({ Unmanaged.passUnretained($0) }) else { return false }
+            return parent._withUnsafeGuaranteedRef { parent in
+                let count = dependency_store_load_relaxed(parent.stageCount)
+                return count != 0 && (count != Self.layeredStageBias || parent.core.furtherAncestorsHaveStages())
+            }
+        }
+    }
+
+    /// `ancestorsHaveStages`, from the parent on.
     @inline(never)
-    func ancestorsHaveStages() -> Bool {
+    private func furtherAncestorsHaveStages() -> Bool {
         var found = false
         forEachAncestor { core in
             let count = dependency_store_load_relaxed(core.stageCount)
