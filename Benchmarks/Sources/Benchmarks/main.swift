@@ -344,11 +344,28 @@ run(15, "floor: 2 threads, one mutex", .floor, operationsPerIteration: 2) { n in
     onThreads(2) { _ in for _ in 0..<n { blackHole(floor.instance(for: Service.self)) } }
 }
 
+// MARK: - 16. Row 14's request on two threads at once
+
+// Each thread handles requests as row 14 does, every request through a store of its own over the
+// one app's store. What the two threads share is the app's store: its lock, if a request takes
+// it, its published instances and their reference counts. Against the plain store written for
+// this request alone, on two threads.
+run(16, "row 14's request on 2 threads (aggregate)", .dependencyStore, operationsPerIteration: 2) { n in
+    onThreads(2) { thread in
+        for number in 0..<n { blackHole(server.handleThroughAStore(number &* 2 &+ thread)) }
+    }
+}
+run(16, "a plain store per request on 2 threads (aggregate)", .floor, operationsPerIteration: 2) { n in
+    onThreads(2) { thread in
+        for number in 0..<n { blackHole(floorServer.handle(number &* 2 &+ thread)) }
+    }
+}
+
 // MARK: - The table
 
 // Each row is compared with its own floor line, or else with the mutex-dictionary floor.
 var floors: [Int: Measurement] = [:]
-for row in 1...15 {
+for row in 1...16 {
     floors[row] = measurements.first { $0.row == row && $0.library == .floor && row != 9 } ?? mutexFloor
 }
 let order = measurements.sorted {
