@@ -562,7 +562,7 @@ extension DependencyStore {
     /// store gets meanwhile on another thread may or may not be seen, as with any change made
     /// while a resolve runs; one made before, on this thread or one it synchronised with, is.
     /// When an ancestor registered something since this store last checked what it registers
-    /// against theirs (`StoreCore.ancestorsRegisteredNothingNew`), the check is the resolve's
+    /// against theirs (`StoreCore.checkedGeneration`), the check is the resolve's
     /// path's to make, under this store's lock. `nil` sends the read down that path.
     @inline(__always)
     func sharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
@@ -573,12 +573,17 @@ extension DependencyStore {
 
     @inline(never)
     private func parentsSharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
-        guard verifier == nil, core.mayShareWithoutObservers, !core.mayRegister(key),
-            core.ancestorsRegisteredNothingNew
-        else { return nil }
+        guard verifier == nil else { return nil }
+        // The checked sum first, then the ancestors' counts, then the word that says the store
+        // still shares: see `StoreCore.checkedGeneration`.
+        let checked = core.checkedGeneration
         // Borrowed: this store holds its parent.
-        return Unmanaged.passUnretained(core.parent.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-            $0.core.sharedInstance(key)
+        return Unmanaged.passUnretained(core.parent.unsafelyUnwrapped)._withUnsafeGuaranteedRef { parent in
+            let parentCore = parent.core
+            guard checked == parentCore.generationWithAncestors, core.mayShareWithoutObservers,
+                !core.mayRegister(key)
+            else { return nil }
+            return parentCore.sharedInstance(key)
         }
     }
 

@@ -75,7 +75,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// What a layered store's `stageCount` starts at: never zero, so a build through a store
     /// without a parent reads only its own count, and one through a layered store learns from the
     /// same load that it must read its ancestors' counts (no store has that many stages).
-    static var layeredStageBias: Int { 1 << 40 }
+    static var layeredStageBias: Int { 1 << 30 }
     /// The address of the instances this store shares with layered stores, published for them to
     /// read without the lock (see `SharedInstances`), or `nil`; in the same allocation as
     /// `stageCount`. Changed only through `SharedInstances`' functions, under the registry's lock.
@@ -92,11 +92,11 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// type's, and the lock is taken. In the same allocation as `stageCount`.
     ///
     /// Why a clear bit read with no lock is enough: a store that registers a type sets its bit and
-    /// then looks at every store layered over it under that store's lock; the layered store
-    /// registers under its own lock and then reads the bit. If the first store's look comes
-    /// first, the layered store's lock orders the bit before its read, which sees it; if it comes
-    /// after, the look sees the layered store's registration. Either way one of them sees the
-    /// other, as when both took the other's lock.
+    /// then counts the registration (`registrationGeneration`, a release increment); the layered
+    /// store registers under its own lock and then reads the bit. If the layered store's read
+    /// comes too early to see the bit, its next resolve through the sharing rule sees the count
+    /// changed (an acquire load) and checks its types again, under its lock, after the bit was set
+    /// (`sharesAncestorsInstances(_:)`). Either way one of them sees the other.
     var keyFilter: UnsafeMutablePointer<Int> { extraWords + 2 }
     static let keyFilterWords = 4
     /// Nonzero once the store stopped sharing its ancestors' instances (`Registry.shadowsAncestors`
@@ -171,11 +171,23 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         return sum
     }
 
-    /// Whether no ancestor registered anything since this store last checked its types against
-    /// theirs (`checkedAncestorsGeneration`). No lock.
+    /// `checkedAncestorsGeneration`, read with no lock, with acquire ordering: when it equals the
+    /// parent's `generationWithAncestors`, no ancestor registered anything since this store last
+    /// checked its types against theirs. Read it first: the acquire matches the release store of
+    /// `checkShadowing`, so a reader that sees the sum a check recorded sees what the check did
+    /// (`stopsSharing`), and ancestors' counts at least as new as those the check added up, so
+    /// equal sums mean equal counts. Then read the ancestors' counts, and then the word that says
+    /// the store still shares (`mayShareWithoutObservers`).
     @inline(__always)
-    var ancestorsRegisteredNothingNew: Bool {
-        dependency_store_load_relaxed(checkedAncestorsGeneration) == ancestorsGeneration
+    var checkedGeneration: Int { dependency_store_load_acquire_word(checkedAncestorsGeneration) }
+
+    /// This store's `registrationGeneration` plus its ancestors': the `ancestorsGeneration` of a
+    /// store layered over this one, read from here so that a store whose parent has no parent (a
+    /// request's, over the app's) makes no walk.
+    @inline(__always)
+    var generationWithAncestors: Int {
+        let own = dependency_store_load_acquire_word(registrationGeneration)
+        return hasParent ? own &+ ancestorsGeneration : own
     }
 
     /// Whether an ancestor registers `key` and `name`. An ancestor whose filter says it never
@@ -216,15 +228,17 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
                 stopsSharing(&registry)
             }
         }
-        dependency_store_store_relaxed(checkedAncestorsGeneration, generation)
+        // Release: a property's first read that sees this sum, read with no lock, sees the word
+        // `stopsSharing` set (`checkedGeneration`).
+        dependency_store_store_release_word(checkedAncestorsGeneration, generation)
     }
 
     /// Puts this store on its parent's list of children, and each ancestor on its parent's, the
     /// furthest first, unless it is there already or ended: so that a removal, a reset or a
     /// replacement in an ancestor reaches what this store keeps. Called before a store keeps or
     /// registers anything but a value (`provide`), which is why a store per request that only
-    /// provides values and reads the app's instances never takes the app's lock. May be called
-    /// with this store's lock held (descendant first, then ancestors, the order every path takes).
+    /// provides values and reads the app's instances never takes the app's lock for it. Called
+    /// with no lock held; it takes the ancestors' locks one at a time.
     @inline(__always)
     func joinAncestors() {
         guard dependency_store_load_relaxed(membership) == 0, hasParent else { return }
@@ -289,8 +303,9 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// table the common resolve reads (see `TypeTable`).
         var unnamed = TypeTable<AnyRegistration>()
         var named: [NamedKey: AnyRegistration] = .init()
-        /// Set when this store registers a type (and name) that an ancestor registers too, or an
-        /// ancestor registers one this store already has, or when it first gets a decorator, a
+        /// Set when this store registers a type (and name) that an ancestor registers too, or when
+        /// its next check finds that an ancestor registered one this store already has
+        /// (`StoreCore.sharesAncestorsInstances(_:)`), or when it first gets a decorator, a
         /// contribution or an observer: from then on it never shares an ancestor's instances (see
         /// `sharesAncestorsInstances`). Never cleared. Set only by `StoreCore.stopsSharing(_:)`,
         /// which mirrors it in a word read with no lock.
@@ -298,8 +313,10 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// Set when the store is released: from then on a cached scope builds for the one resolve
         /// that asks and keeps nothing, so nothing can tie the core to an instance again.
         var isClosed = false
-        /// The cores of the stores layered over this one that have not ended: a replaced
-        /// registration must reach the instances they keep for it. Held strongly, and removed by
+        /// The cores of the stores layered over this one that joined it (`StoreCore.joinAncestors`:
+        /// before they registered something other than a provided value, or made a slot for an
+        /// inherited registration) and have not ended: a replaced registration must reach the
+        /// instances they keep for it. Held strongly, and removed by
         /// the child itself when it ends (`close()`), under this lock: a weak reference would give
         /// every child core a side-table reference count, an allocation and the slow path on each
         /// of its retains and releases, about 1,500 instructions a store per request. An ended
@@ -577,9 +594,10 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     }
 
     /// Runs `body` on the registry of every store layered over this one, at any depth (and on this
-    /// store's own first, with `includingSelf`), holding one store's lock at a time. A child is
-    /// listed under its parent's lock, so one made meanwhile is either visited or was made after
-    /// `body` ran on its parent.
+    /// store's own first, with `includingSelf`), that joined its parent's list (a store that only
+    /// provides values never does), holding one store's lock at a time. A child joins under its
+    /// parent's lock, so one that joins meanwhile is either visited or joined after `body` ran on
+    /// its parent.
     func forEachDescendant(includingSelf: Bool, _ body: (StoreCore, inout Registry) -> Void) {
         var pending = includingSelf ? [self] : registry.withLock { $0.children }
         while let core = pending.popLast() {

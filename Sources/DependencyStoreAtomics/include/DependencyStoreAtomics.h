@@ -73,6 +73,11 @@ static inline void dependency_store_store_relaxed(intptr_t *_Nonnull address, in
     __atomic_store_n(address, value, __ATOMIC_RELAXED);
 }
 
+/// Writes `value` to `*address` with release ordering.
+static inline void dependency_store_store_release_word(intptr_t *_Nonnull address, intptr_t value) {
+    __atomic_store_n(address, value, __ATOMIC_RELEASE);
+}
+
 /// Writes `desired` to `*address` if it holds `expected`, sequentially consistent: how a store
 /// joins or leaves its parent's list of children exactly once (see StoreCore.swift, `membership`).
 static inline bool dependency_store_compare_exchange_word(
