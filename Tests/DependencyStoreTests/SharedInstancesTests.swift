@@ -396,6 +396,57 @@ private final class VersionedGreeter: Sendable {
         #expect(nested.resolve(AppRepository.self) === own)
     }
 
+    /// The overlaps the model test found: a store that registered a type while an ancestor did
+    /// too stopped sharing for good, even when one of the two registrations went before the store
+    /// resolved anything (Lifetimes.md, "Once a store has changed something"); a type the
+    /// ancestor removed before the store registered it never overlapped.
+    @Test func anOverlapUndoneBeforeTheStoreResolvesStillStopsItSharingAndNoneNeverDoes() {
+        func app() -> (DependencyStore, AppRepository) {
+            let app = DependencyStore()
+            app.register(AppRepository(), for: AppRepository.self, scope: .singleton)
+            return (app, app.resolve(AppRepository.self))
+        }
+        // The store's own registration goes.
+        do {
+            let (app, shared) = app()
+            let request = DependencyStore(parent: app)
+            request.provide(Int16(1), for: Int16.self)
+            app.provide(Int16(2), for: Int16.self)
+            request.unregister(Int16.self)
+            #expect(request.resolve(AppRepository.self) !== shared, "the store's removal hid the overlap")
+        }
+        // The ancestor's registration goes: unregistered, or unloaded with its assembly.
+        do {
+            let (app, shared) = app()
+            let request = DependencyStore(parent: app)
+            request.provide(Int16(1), for: Int16.self)
+            app.provide(Int16(2), for: Int16.self)
+            app.unregister(Int16.self)
+            #expect(request.resolve(AppRepository.self) !== shared, "the app's removal hid the overlap")
+        }
+        do {
+            let (app, shared) = app()
+            let request = DependencyStore(parent: app)
+            request.provide(Int16(1), for: Int16.self)
+            app.apply(Int16Assembly())
+            app.unload(Int16Assembly.self)
+            #expect(request.resolve(AppRepository.self) !== shared, "the app's unload hid the overlap")
+        }
+        // Removed from the ancestor before the store registered it: no overlap, however late the
+        // store looks.
+        do {
+            let (app, shared) = app()
+            app.provide(Int16(2), for: Int16.self)
+            let request = DependencyStore(parent: app)
+            app.unregister(Int16.self)
+            request.provide(Int16(1), for: Int16.self)
+            app.register(AppRepository(number: 3), for: AppRepository.self, scope: .singleton)
+            let now = app.resolve(AppRepository.self)
+            #expect(now !== shared)
+            #expect(request.resolve(AppRepository.self) === now, "an old removal was held against a later value")
+        }
+    }
+
     /// A registration that replaces the app's closes what every store layered over it kept of the
     /// replaced one: the request's store joined the app's list when it kept it.
     @Test func aStoreJoinsWhenItKeepsAnInstanceSoTheAppsReplacementReachesIt() {
@@ -480,5 +531,12 @@ private final class VersionedGreeter: Sendable {
         #expect(stale.isEmpty, "\(stale.count) instances of replaced registrations are still kept")
         kept.set([])
         #expect(children(of: app) == 0, "ended stores stayed on the app's list")
+    }
+}
+
+/// Registers an `Int16` in the store it is applied to.
+private struct Int16Assembly: Assembly {
+    func assemble(into store: DependencyStore) {
+        store.register(Int16(4), for: Int16.self)
     }
 }

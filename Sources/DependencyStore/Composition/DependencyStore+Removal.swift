@@ -31,9 +31,14 @@ extension DependencyStore {
         var discarded: [DiscardedInstance] = []
         let removed: AnyRegistration? = registry.withLock { registry in
             guard let registration = registry[ObjectIdentifier(type), name] else { return nil }
+            // What this store registers is about to change: the sharing rule's check first.
+            core.checkShadowingIfStale(&registry)
             registry.remove(registration, at: location, how: "unregister(_:)")
             registration.slot?.discard(of: registration, into: &discarded)
-            Tombstones.bury([registration], from: core, how: "unregister(\(Diagnostics.shortName(of: type)).self)")
+            let epoch = Tombstones.bury(
+                [registration], from: core, how: "unregister(\(Diagnostics.shortName(of: type)).self)")
+            registry.removals[TypeAndName(type: ObjectIdentifier(type), name: name)]?.epoch = epoch
+            core.noteRemoves()
             return registration
         }
         guard let removed else { return false }
@@ -87,6 +92,8 @@ extension DependencyStore {
                     ? .applied : registry.unloadedAssemblies.contains(tag.type) ? .unloadedAlready : .never
                 // Only an assembly that was applied becomes "unloaded already": a second unload of
                 // one never applied (a typo in the type) says "never applied" again.
+                // What this store registers is about to change: the sharing rule's check first.
+                core.checkShadowingIfStale(&registry)
                 if applied == .applied { registry.unloadedAssemblies.insert(tag.type) }
                 // The assemblies it applied went with it.
                 for (nested, enclosing) in registry.appliedAssemblies where enclosing.contains(tag.type) {
@@ -124,7 +131,12 @@ extension DependencyStore {
                 // What the assembly registered is gone, so are the replacements it took part in.
                 registry.overrides.removeAll { belongs($0.replacedAssembly) || belongs($0.replacementAssembly) }
                 // A resolve chain that began before this unload still finds what it removed.
-                Tombstones.bury(removed, from: core, how: how)
+                let epoch = Tombstones.bury(removed, from: core, how: how)
+                for registration in removed where !registration.role.isContribution {
+                    registry.removals[TypeAndName(type: ObjectIdentifier(registration.type), name: registration.name)]?
+                        .epoch = epoch
+                }
+                if !removed.isEmpty { core.noteRemoves() }
                 return (removed, unloadedDecorators, applied)
             }
         let decorators = unloadedDecorators.values.reduce(0) { $0 + $1.count }

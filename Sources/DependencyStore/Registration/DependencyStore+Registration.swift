@@ -221,6 +221,8 @@ extension DependencyStore {
         let box = ProvidedValueRoom.fits(T.self) ? nil : ProvidedValue.make(value, location: location)
         let shadowing: Bool? = registry.withLock { registry in
             guard registry.stored(key, nil) == nil, !registry.providedValues.contains(key) else { return nil }
+            // What this store registers is about to change: the sharing rule's check first.
+            core.checkShadowingIfStale(&registry)
             registry.providedValues.add(value, at: location, box: box)
             return noteAdded(key, name: nil, replacing: false, in: &registry)
         }
@@ -265,6 +267,8 @@ extension DependencyStore {
         core.joinAncestors()
         var discarded: [DiscardedInstance] = []
         let (replaced, shadowing) = registry.withLock { registry in
+            // What this store registers is about to change: the sharing rule's check first.
+            core.checkShadowingIfStale(&registry)
             let replaced = registry[ObjectIdentifier(T.self), registration.name]
             registry[ObjectIdentifier(T.self), registration.name] = registration
             if let replaced {

@@ -146,15 +146,17 @@ enum Tombstones {
 
     /// Called by a removal, inside the critical section of `core`'s lock in which it removed
     /// `registrations`: takes the next epoch, and keeps them as a batch if a chain begun before
-    /// it is running.
-    static func bury(_ registrations: [AnyRegistration], from core: StoreCore, how: String) {
+    /// it is running. Returns the epoch, which the store records with the removal (`Removal.epoch`).
+    @discardableResult
+    static func bury(_ registrations: [AnyRegistration], from core: StoreCore, how: String) -> Int {
         let removal = dependency_store_next_removal_epoch()
-        guard !registrations.isEmpty else { return }
+        guard !registrations.isEmpty else { return removal }
         state.withLock { state in
             guard state.chainsBegun(before: removal) else { return }
             state.batches.append(Batch(core: core, epoch: removal, registrations: registrations, how: how))
             dependency_store_add_tombstone_batches(1)
         }
+        return removal
     }
 
     /// The batches no running chain began before, taken out of `state`, for the caller to release

@@ -190,13 +190,19 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         return hasParent ? own &+ ancestorsGeneration : own
     }
 
-    /// Whether an ancestor registers `key` and `name`. An ancestor whose filter says it never
-    /// registered `key` is not locked: a request's values, which the app does not register, take
-    /// no lock of the app's.
-    func anAncestorRegisters(_ key: ObjectIdentifier, name: String?) -> Bool {
+    /// Whether an ancestor registers `key` and `name`, or, given `epoch`, removed them with a
+    /// later removal epoch (`Removal.epoch`). An ancestor whose filter says it never registered `key` is not
+    /// locked: a request's values, which the app does not register, take no lock of the app's.
+    func anAncestorRegisters(_ key: ObjectIdentifier, name: String?, orRemovedAfter epoch: Int? = nil) -> Bool {
         var registers = false
         forEachAncestor { core in
-            registers = core.mayRegister(key) && core.registry.withLock { $0.registers(key, name: name) }
+            registers =
+                core.mayRegister(key)
+                && core.registry.withLock { registry in
+                    if registry.registers(key, name: name) { return true }
+                    guard let epoch, !registry.removals.isEmpty else { return false }
+                    return registry.removals[TypeAndName(type: key, name: name)].map { $0.epoch > epoch } ?? false
+                }
             return !registers
         }
         return registers
@@ -210,24 +216,46 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     @inline(__always)
     func sharesAncestorsInstances(_ registry: inout Registry) -> Bool {
         guard registry.sharesAncestorsInstances else { return false }
-        let generation = ancestorsGeneration
-        if _slowPath(dependency_store_load_relaxed(checkedAncestorsGeneration) != generation) {
-            checkShadowing(&registry, against: generation)
-        }
+        checkShadowingIfStale(&registry)
         return registry.sharesAncestorsInstances
     }
 
+    /// Checks this store's types against its ancestors' (`checkShadowing`) if an ancestor
+    /// registered or removed something since the last check, and the store still shares: what
+    /// every change to what this store registers does first. Call with this store's lock held, on
+    /// its `registry`.
+    @inline(__always)
+    func checkShadowingIfStale(_ registry: inout Registry) {
+        guard !registry.shadowsAncestors else { return }
+        let generation = withUnsafeMutablePointerToHeader { header in
+            header.pointee.parent.map { Unmanaged.passUnretained($0) }.map {
+                $0._withUnsafeGuaranteedRef { $0.core.generationWithAncestors }
+            } ?? 0
+        }
+        if _slowPath(dependency_store_load_relaxed(checkedAncestorsGeneration) != generation) {
+            checkShadowing(&registry, against: generation)
+        }
+    }
+
     /// Checks every type this store registers against its ancestors' registrations as they are at
-    /// `generation` or later, stops the store sharing if one of them registers it too, and records
-    /// `generation`. Under this store's lock, so no registration of its own comes meanwhile; one
-    /// after is checked by itself.
+    /// `generation` or later, and against what they removed since the last check: stops the store
+    /// sharing if one of them registers it too, or did at some moment since. Then records
+    /// `generation`. Under this store's lock; every change to what this store registers makes
+    /// this check first (`DependencyStore.insert`, `insertProvided`, `unregister`, `unload`), so
+    /// its types have not changed since the last one, and a registration an ancestor made and
+    /// removed in between still counts, as when the ancestor visited it at once.
     @inline(never)
     private func checkShadowing(_ registry: inout Registry, against generation: Int) {
+        // Before the look: a removal the look does not see takes a later epoch.
+        let epoch = dependency_store_removal_epoch_now()
         if !registry.shadowsAncestors {
-            if registry.ownKeys.contains(where: { anAncestorRegisters($0.type, name: $0.name) }) {
+            let since = registry.checkedRemovalEpoch
+            if registry.ownKeys.contains(where: { anAncestorRegisters($0.type, name: $0.name, orRemovedAfter: since) })
+            {
                 stopsSharing(&registry)
             }
         }
+        registry.checkedRemovalEpoch = epoch
         // Release: a property's first read that sees this sum, read with no lock, sees the word
         // `stopsSharing` set (`checkedGeneration`).
         dependency_store_store_release_word(checkedAncestorsGeneration, generation)
@@ -282,6 +310,15 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         dependency_store_increment_release(registrationGeneration)
     }
 
+    /// Counts a removal in `registrationGeneration`, as a registration is counted: a store layered
+    /// over this one checks its types again before it next changes them or shares, so that a
+    /// removal it has not checked against (`Removal.epoch`) is never held against a type it
+    /// registers only after it. Call with the registry's lock held, after the removal is recorded.
+    @inline(__always)
+    func noteRemoves() {
+        dependency_store_increment_release(registrationGeneration)
+    }
+
     /// Whether this store may register `key`: `false` means it never has (see `keyFilter`).
     @inline(__always)
     func mayRegister(_ key: ObjectIdentifier) -> Bool {
@@ -310,6 +347,9 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// `sharesAncestorsInstances`). Never cleared. Set only by `StoreCore.stopsSharing(_:)`,
         /// which mirrors it in a word read with no lock.
         fileprivate(set) var shadowsAncestors = false
+        /// The removal epoch when the store last checked its types against its ancestors'
+        /// (`StoreCore.checkShadowing`): an ancestor's removal with a later epoch happened since.
+        var checkedRemovalEpoch = dependency_store_removal_epoch_now()
         /// Set when the store is released: from then on a cached scope builds for the one resolve
         /// that asks and keeps nothing, so nothing can tie the core to an instance again.
         var isClosed = false

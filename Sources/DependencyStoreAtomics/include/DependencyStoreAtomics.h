@@ -106,6 +106,13 @@ static inline intptr_t dependency_store_current_removal_epoch(void) {
     return __atomic_load_n(&dependency_store_removal_epoch, __ATOMIC_RELAXED);
 }
 
+/// The removal epoch now, sequentially consistent: what a store reads before it checks its types
+/// against its ancestors' registrations and their removals (see StoreCore.swift, `checkShadowing`),
+/// so that a removal it does not see in that check has a later epoch.
+static inline intptr_t dependency_store_removal_epoch_now(void) {
+    return __atomic_load_n(&dependency_store_removal_epoch, __ATOMIC_SEQ_CST);
+}
+
 /// Whether any tombstone batch is kept, with no ordering.
 static inline intptr_t dependency_store_tombstones_kept(void) {
     return __atomic_load_n(&dependency_store_tombstone_batches, __ATOMIC_RELAXED) != 0;
