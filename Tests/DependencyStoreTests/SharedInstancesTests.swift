@@ -432,6 +432,36 @@ private final class VersionedGreeter: Sendable {
             app.unload(Int16Assembly.self)
             #expect(request.resolve(AppRepository.self) !== shared, "the app's unload hid the overlap")
         }
+        // Registered and removed twice by the app; a named type; a store between that registers
+        // the type and removes it.
+        do {
+            let (app, shared) = app()
+            let request = DependencyStore(parent: app)
+            request.provide(Int16(1), for: Int16.self)
+            for value in [Int16(2), 3] {
+                app.provide(value, for: Int16.self)
+                app.unregister(Int16.self)
+            }
+            #expect(request.resolve(AppRepository.self) !== shared, "two overlaps both undone")
+        }
+        do {
+            let (app, shared) = app()
+            let request = DependencyStore(parent: app)
+            request.provide(Int16(1), for: Int16.self, name: "id")
+            app.provide(Int16(2), for: Int16.self, name: "id")
+            request.unregister(Int16.self, name: "id")
+            #expect(request.resolve(AppRepository.self) !== shared, "a named overlap")
+        }
+        do {
+            let (app, shared) = app()
+            let middle = DependencyStore(parent: app)
+            let request = DependencyStore(parent: middle)
+            request.provide(Int16(1), for: Int16.self)
+            middle.provide(Int16(2), for: Int16.self)
+            middle.unregister(Int16.self)
+            #expect(middle.resolve(AppRepository.self) === shared, "the store between overrides nothing")
+            #expect(request.resolve(AppRepository.self) !== shared, "an overlap with the store between")
+        }
         // Removed from the ancestor before the store registered it: no overlap, however late the
         // store looks.
         do {

@@ -569,14 +569,15 @@ private struct ChangingAssembly: Assembly {
     /// With `childProvides`, the child provides its value instead: a store that only provides
     /// values is not on its parent's list, so it learns of the parent's registration from the
     /// parent's count of registrations (`StoreCore.registrationGeneration`), on its next resolve.
+    /// Its threads are awaited off the concurrency pool, which other suites' awaits need.
     @Test(arguments: [false, true])
-    func aParentAndAChildRegisteringTheSameTypeAtOnceLeaveTheChildNotSharing(childProvides: Bool) {
+    func aParentAndAChildRegisteringTheSameTypeAtOnceLeaveTheChildNotSharing(childProvides: Bool) async {
         let failures = Counter()
         for _ in 0..<300 {
             let parent = DependencyStore()
             parent.register(AppWide.self, scope: .singleton) { _ in AppWide() }
             let child = DependencyStore(parent: parent)
-            onManyThreads(threads: 2) { _, thread in
+            let finished = await onManyThreadsAwaitingThem(threads: 2) { thread in
                 if thread == 0 {
                     parent.register(Overridden(owner: "parent"), for: Overridden.self)
                 } else if childProvides {
@@ -585,6 +586,7 @@ private struct ChangingAssembly: Assembly {
                     child.register(Overridden(owner: "child"), for: Overridden.self)
                 }
             }
+            guard finished else { return }
             if child.resolve(AppWide.self) === parent.resolve(AppWide.self) { failures.increment() }
         }
         #expect(failures.value == 0, "the child kept sharing in \(failures.value) of 300 rounds")

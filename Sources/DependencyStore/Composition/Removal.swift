@@ -5,7 +5,7 @@ struct Removal {
     let removedAt: SourceLocation
     /// `unregister(_:)`, or `unload(SessionAssembly.self)`.
     let how: String
-    /// The removal epoch of the removal (`Tombstones.bury`), 0 where none was taken: what a store
+    /// The removal epoch of the removal (`Tombstones.bury`), set as soon as it is taken: what a store
     /// layered over this one compares with the epoch of its last check of the sharing rule, to
     /// learn that a type it registers was registered here, and removed, since (see
     /// `StoreCore.checkShadowing`).

@@ -313,6 +313,8 @@ extension DependencyStore {
     ) -> Bool {
         core.noteRegisters(key)
         if !replacing, !registry.removals.isEmpty {
+            // Registered again: stores layered over this one see the registration itself now, so
+            // the removal's epoch is not needed for the sharing rule either.
             registry.removals[TypeAndName(type: key, name: name)] = nil
         }
         return parent != nil && !registry.shadowsAncestors

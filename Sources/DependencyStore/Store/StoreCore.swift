@@ -29,6 +29,11 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         // A new store registers nothing, so nothing its ancestors have registered so far shadows it.
         if parent != nil {
             dependency_store_store_relaxed(core.checkedAncestorsGeneration, core.ancestorsGeneration)
+            // After the generation: a removal between the two reads is in neither, so the next
+            // change or resolve checks again, and a removal the epoch counts came before the store
+            // registered anything.
+            let epoch = dependency_store_removal_epoch_now()
+            core.withUnsafeMutablePointerToHeader { $0.pointee.checkedRemovalEpoch = epoch }
             dependency_store_store_relaxed(core.stageCount, layeredStageBias)
         }
         return core
@@ -118,8 +123,9 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         dependency_store_or(stopsSharingWord, 1)
     }
 
-    /// How many registrations and provided values this store has taken, ever: one more at each,
-    /// under the registry's lock, after the type's bit went into `keyFilter` (`noteRegisters`).
+    /// How many registrations, provided values and removals of either this store has had, ever:
+    /// one more at each, under the registry's lock, after the type's bit went into `keyFilter`
+    /// (`noteRegisters`) or the removal was recorded with its epoch (`noteRemoves`).
     /// With release ordering, so a store layered over this one that reads the count with acquire
     /// ordering, and sees it changed, then reads the bit. What lets the stores layered over this
     /// one learn that it registered a type they register without this store visiting them
@@ -348,8 +354,10 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// which mirrors it in a word read with no lock.
         fileprivate(set) var shadowsAncestors = false
         /// The removal epoch when the store last checked its types against its ancestors'
-        /// (`StoreCore.checkShadowing`): an ancestor's removal with a later epoch happened since.
-        var checkedRemovalEpoch = dependency_store_removal_epoch_now()
+        /// (`StoreCore.checkShadowing`), or was made: an ancestor's removal with a later epoch
+        /// happened since. Set by `StoreCore` alone, under the lock (or before anyone else holds
+        /// the core).
+        fileprivate(set) var checkedRemovalEpoch = 0
         /// Set when the store is released: from then on a cached scope builds for the one resolve
         /// that asks and keeps nothing, so nothing can tie the core to an instance again.
         var isClosed = false
@@ -463,7 +471,10 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
             _modify { yield &extrasForChange().overrides }
         }
         /// What `unregister` and `unload` removed, by type and name, for the diagnostic of a
-        /// resolve that comes after; forgotten when something is registered there again.
+        /// resolve that comes after; forgotten when something is registered there again. The
+        /// sharing rule reads it too (`Removal.epoch`, `StoreCore.checkShadowing`): forget an entry
+        /// only when the type is registered again, or stores layered over this one may miss an
+        /// overlap.
         var removals: [TypeAndName: Removal] {
             get { extras?.removals ?? .init() }
             _modify { yield &extrasForChange().removals }
