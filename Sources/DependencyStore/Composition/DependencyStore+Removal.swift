@@ -37,8 +37,7 @@ extension DependencyStore {
             registration.slot?.discard(of: registration, into: &discarded)
             let epoch = Tombstones.bury(
                 [registration], from: core, how: "unregister(\(Diagnostics.shortName(of: type)).self)")
-            registry.removals[TypeAndName(type: ObjectIdentifier(type), name: name)]?.epoch = epoch
-            core.noteRemoves()
+            core.noteRemoved([registration], epoch: epoch, in: &registry)
             return registration
         }
         guard let removed else { return false }
@@ -132,11 +131,7 @@ extension DependencyStore {
                 registry.overrides.removeAll { belongs($0.replacedAssembly) || belongs($0.replacementAssembly) }
                 // A resolve chain that began before this unload still finds what it removed.
                 let epoch = Tombstones.bury(removed, from: core, how: how)
-                for registration in removed where !registration.role.isContribution {
-                    registry.removals[TypeAndName(type: ObjectIdentifier(registration.type), name: registration.name)]?
-                        .epoch = epoch
-                }
-                if !removed.isEmpty { core.noteRemoves() }
+                core.noteRemoved(removed, epoch: epoch, in: &registry)
                 return (removed, unloadedDecorators, applied)
             }
         let decorators = unloadedDecorators.values.reduce(0) { $0 + $1.count }

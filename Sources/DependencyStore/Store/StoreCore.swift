@@ -125,7 +125,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
 
     /// How many registrations, provided values and removals of either this store has had, ever:
     /// one more at each, under the registry's lock, after the type's bit went into `keyFilter`
-    /// (`noteRegisters`) or the removal was recorded with its epoch (`noteRemoves`).
+    /// (`noteRegisters`) or the removal was recorded with its epoch (`noteRemoved`).
     /// With release ordering, so a store layered over this one that reads the count with acquire
     /// ordering, and sees it changed, then reads the bit. What lets the stores layered over this
     /// one learn that it registered a type they register without this store visiting them
@@ -147,17 +147,24 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// `stageCount`.
     var membership: UnsafeMutablePointer<Int> { extraWords + 5 + Self.keyFilterWords }
 
+    /// `body` on the parent, `nil` for a store without one. Borrowed, not retained: every store
+    /// holds its parent, and the caller this one.
+    @inline(__always)
+    func withParent<Result>(_ body: (DependencyStore) -> Result) -> Result? {
+        withUnsafeMutablePointerToHeader { header in
+            header.pointee.parent.map { Unmanaged.passUnretained($0) }.map { $0._withUnsafeGuaranteedRef(body) }
+        }
+    }
+
     /// Runs `body` on the core of each ancestor, the parent first, until it returns `false`.
-    /// Borrowed, not retained: every store holds its parent, and the caller this one.
+    /// Borrowed, not retained, as `withParent`.
     @inline(__always)
     func forEachAncestor(_ body: (StoreCore) -> Bool) {
-        var next = withUnsafeMutablePointerToHeader { $0.pointee.parent.map { Unmanaged.passUnretained($0.core) } }
+        var next = withParent { Unmanaged.passUnretained($0.core) }
         while let ancestor = next {
             next = ancestor._withUnsafeGuaranteedRef { core in
                 guard body(core) else { return nil }
-                return core.withUnsafeMutablePointerToHeader {
-                    $0.pointee.parent.map { Unmanaged.passUnretained($0.core) }
-                }
+                return core.withParent { Unmanaged.passUnretained($0.core) }
             }
         }
     }
@@ -167,14 +174,10 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     var hasParent: Bool { withUnsafeMutablePointerToHeader { $0.pointee.parent != nil } }
 
     /// The sum of every ancestor's `registrationGeneration`, each read with acquire ordering: it
-    /// changes when any of them registers something, since each only grows.
+    /// changes when any of them registers or removes something, since each only grows.
+    @inline(__always)
     var ancestorsGeneration: Int {
-        var sum = 0
-        forEachAncestor { core in
-            sum &+= dependency_store_load_acquire_word(core.registrationGeneration)
-            return true
-        }
-        return sum
+        withParent { $0.core.generationWithAncestors } ?? 0
     }
 
     /// `checkedAncestorsGeneration`, read with no lock, with acquire ordering: when it equals the
@@ -188,12 +191,18 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     var checkedGeneration: Int { dependency_store_load_acquire_word(checkedAncestorsGeneration) }
 
     /// This store's `registrationGeneration` plus its ancestors': the `ancestorsGeneration` of a
-    /// store layered over this one, read from here so that a store whose parent has no parent (a
-    /// request's, over the app's) makes no walk.
+    /// store layered over this one. A store whose parent has no parent (a request's, over the
+    /// app's) reads one count; deeper ancestors are added out of line.
     @inline(__always)
     var generationWithAncestors: Int {
         let own = dependency_store_load_acquire_word(registrationGeneration)
-        return hasParent ? own &+ ancestorsGeneration : own
+        return hasParent ? own &+ furtherAncestorsGeneration() : own
+    }
+
+    /// `ancestorsGeneration`, out of line: for a store whose parent has a parent.
+    @inline(never)
+    private func furtherAncestorsGeneration() -> Int {
+        ancestorsGeneration
     }
 
     /// Whether an ancestor registers `key` and `name`, or, given `epoch`, removed them with a
@@ -233,11 +242,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     @inline(__always)
     func checkShadowingIfStale(_ registry: inout Registry) {
         guard !registry.shadowsAncestors else { return }
-        let generation = withUnsafeMutablePointerToHeader { header in
-            header.pointee.parent.map { Unmanaged.passUnretained($0) }.map {
-                $0._withUnsafeGuaranteedRef { $0.core.generationWithAncestors }
-            } ?? 0
-        }
+        let generation = ancestorsGeneration
         if _slowPath(dependency_store_load_relaxed(checkedAncestorsGeneration) != generation) {
             checkShadowing(&registry, against: generation)
         }
@@ -281,14 +286,13 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
 
     @inline(never)
     private func joinAncestorsNow() {
-        forEachAncestor { parent in
-            parent.joinAncestors()
+        withParent { parent in
+            parent.core.joinAncestors()
             parent.registry.withLock { registry in
                 if dependency_store_compare_exchange_word(membership, 0, 1) {
                     registry.addChild(self)
                 }
             }
-            return false
         }
     }
 
@@ -316,12 +320,19 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         dependency_store_increment_release(registrationGeneration)
     }
 
-    /// Counts a removal in `registrationGeneration`, as a registration is counted: a store layered
-    /// over this one checks its types again before it next changes them or shares, so that a
-    /// removal it has not checked against (`Removal.epoch`) is never held against a type it
-    /// registers only after it. Call with the registry's lock held, after the removal is recorded.
-    @inline(__always)
-    func noteRemoves() {
+    /// Records for the sharing rule that `removed` went from this store's registry with the
+    /// removal epoch `epoch` (`Tombstones.bury`): each removal's `Removal.epoch` (contributions
+    /// take no part in the rule), then one count more in `registrationGeneration`, as a
+    /// registration is counted, so that a store layered over this one checks its types again
+    /// before it next changes them or shares, and a removal it has not checked against is never
+    /// held against a type it registers only after it. Call with the registry's lock held, after
+    /// `Registry.remove` recorded the removals.
+    func noteRemoved(_ removed: [AnyRegistration], epoch: Int, in registry: inout Registry) {
+        guard !removed.isEmpty else { return }
+        for registration in removed where !registration.role.isContribution {
+            registry.removals[TypeAndName(type: ObjectIdentifier(registration.type), name: registration.name)]?.epoch =
+                epoch
+        }
         dependency_store_increment_release(registrationGeneration)
     }
 
@@ -702,13 +713,10 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// further out of line, for the parent is usually the app's store, with no parent of its own.
     @inline(__always)
     var ancestorsHaveStages: Bool {
-        withUnsafeMutablePointerToHeader { header in
-            guard let parent = header.pointee.parent.map({ Unmanaged.passUnretained($0) }) else { return false }
-            return parent._withUnsafeGuaranteedRef { parent in
-                let count = dependency_store_load_relaxed(parent.stageCount)
-                return count != 0 && (count != Self.layeredStageBias || parent.core.furtherAncestorsHaveStages())
-            }
-        }
+        withParent { parent in
+            let count = dependency_store_load_relaxed(parent.stageCount)
+            return count != 0 && (count != Self.layeredStageBias || parent.core.furtherAncestorsHaveStages())
+        } ?? false
     }
 
     /// `ancestorsHaveStages`, from the parent on.
@@ -744,10 +752,9 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         if !dependency_store_compare_exchange_word(membership, 0, 2),
             dependency_store_load_relaxed(membership) == 1
         {
-            forEachAncestor { parent in
+            withParent { parent in
                 parent.registry.withLock { $0.removeChild(self) }
                 dependency_store_store_relaxed(membership, 2)
-                return false
             }
         }
         // Most stores (one per request, one per test) end keeping nothing: nothing to sort.
