@@ -40,15 +40,32 @@ extension DependencyStore {
     // Disfavoured, so that in an `async` context `await store.execute { syncWork() }` picks the
     // async form and compiles without "no 'async' operations occur within 'await' expression".
     // In a synchronous context the async form cannot be called, and this one runs.
+    // Inlinable, so that the caller's copy is specialised for `R` and inlines the task-local's
+    // `withValue`: in this module's generic copy, the binding was a call, and the store was
+    // copied in and out of it through its type's witnesses (about 300 instructions a call).
     @_disfavoredOverload
     @discardableResult
+    @inlinable
     public func execute<R>(_ initializations: () throws -> R) rethrows -> R {
         // The task-local carries the store into tasks created inside; the frame on the thread's
         // stack makes it win over a factory that is running further out on this thread.
-        let stack = ResolutionStack.current
-        stack.push(ResolutionStack.Frame(store: self, registration: nil))
-        defer { stack.pop() }
+        pushExecuteFrame()
+        defer { popExecuteFrame() }
         return try Self.boundStore.withValue(self, operation: initializations)
+    }
+
+    /// Puts this store on the thread's stack of resolutions for `execute`'s closure: a frame that
+    /// builds nothing, and holds the store unretained (`execute`'s caller holds it).
+    @usableFromInline
+    func pushExecuteFrame() {
+        ResolutionStack.withCurrent { $0.push(ResolutionStack.Frame(store: self, registration: nil)) }
+    }
+
+    /// Takes the frame of `pushExecuteFrame()` off the thread's stack, when the closure returns
+    /// or throws.
+    @usableFromInline
+    func popExecuteFrame() {
+        ResolutionStack.withCurrent { $0.pop() }
     }
 
     /// Runs asynchronous `initializations` with this store as ``DependencyStore/shared``, across
