@@ -38,6 +38,8 @@ func countAllocations(of kind: String, count: Int) -> Bool {
     let server = Server()
     let handWired = HandWiredServer()
     let floorServer = FloorServer()
+    let floorStore = FloorRequestStore()
+    floorStore.keep(LiveService() as Service, for: Service.self)
 
     switch kind {
     case "request":
@@ -110,6 +112,11 @@ func countAllocations(of kind: String, count: Int) -> Bool {
         for _ in 0..<count { blackHole(store.execute { InjectedHolder() }.service) }
     case "createonly":
         for _ in 0..<count { blackHole(store.execute { InjectedHolder() }) }
+    case "floorcreate":
+        // Row `create` through the floor's store and property (RequestFloor.swift).
+        for _ in 0..<count { blackHole(floorStore.execute { FloorInjectedHolder() }.service) }
+    case "floorexecute":
+        for _ in 0..<count { floorStore.execute { blackHole(count) } }
     case "floor":
         for _ in 0..<count { blackHole(floor.instance(for: Service.self)) }
     case "floorclosure":

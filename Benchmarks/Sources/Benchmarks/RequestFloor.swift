@@ -111,3 +111,30 @@ struct FloorServer {
         return request.execute { FloorRequestHandler() }.handle()
     }
 }
+
+/// Row `create`'s floor: a property as plain as it can be (one allocation holding the store until
+/// the first read and the value after, no lock, no thread safety, no diagnostics), in an object
+/// made inside the floor's `execute` and read once. What the row's bound is weighed against: the
+/// task-local binding and the two allocations (the holder's and the property's) are the runtime's,
+/// and the product's semantics need each of them (see Docs/Performance.md).
+@propertyWrapper
+final class FloorOnceInjected<T> {
+    private var store: FloorRequestStore?
+    private var value: T?
+
+    init() {
+        store = FloorRequestStore.current
+    }
+
+    var wrappedValue: T {
+        if let value { return value }
+        let resolved = store!.resolve(T.self)
+        value = resolved
+        store = nil
+        return resolved
+    }
+}
+
+final class FloorInjectedHolder {
+    @FloorOnceInjected var service: Service
+}
