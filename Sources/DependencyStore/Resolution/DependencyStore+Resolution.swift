@@ -566,8 +566,10 @@ extension DependencyStore {
     /// path's to make, under this store's lock. `nil` sends the read down that path.
     @inline(__always)
     func sharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
-        // A store without a parent pays this one test.
-        guard core.parent != nil else { return nil }
+        // A store without a parent pays this one test. A store that may register `key` itself
+        // (a request's value, say) goes to its own lookup at once, without the call: an early
+        // answer of "no" is always safe, and the call reads the same bit again in its order.
+        guard core.parent != nil, !core.mayRegister(key) else { return nil }
         return parentsSharedInstanceSkippingOwnLock(key)
     }
 
