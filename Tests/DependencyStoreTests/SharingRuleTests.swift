@@ -101,6 +101,13 @@ private struct ChangingAssembly: Assembly {
     }
 }
 
+private final class Draft {}
+
+private final class DraftEditor {
+    let draft: Draft
+    init(draft: Draft) { self.draft = draft }
+}
+
 @Suite struct SharingRuleTests {
     private func appStore(builds: Counter) -> DependencyStore {
         let app = DependencyStore()
@@ -540,6 +547,32 @@ private struct ChangingAssembly: Assembly {
         #expect(request.reset(.singleton) == 2, "both are the request's")
         #expect(middle.reset(.singleton) == 0)
         #expect(app.reset(.singleton) == 0)
+    }
+
+    @Test func aWeakValueOfTheRequestThatTheSetAsideBuildResolvedIsTheOneTheRebuildGets() {
+        // The editor's factory needs the request's draft, a `.weak` instance that only the
+        // editor holds. The build in the app's store is set aside and built again in the
+        // request's; the set-aside editor is let go only after that (the store keeps it to the
+        // rebuild's end explicitly, since Swift may end a local's life at its last use), so the
+        // rebuild finds the draft alive and gets the same one.
+        let app = DependencyStore()
+        let editorBuilds = Counter()
+        app.register(DraftEditor.self, scope: .singleton) { store in
+            editorBuilds.increment()
+            return DraftEditor(draft: store.resolve())
+        }
+        let request = DependencyStore(parent: app)
+        let draftBuilds = Counter()
+        request.register(Draft.self, scope: .weak) { _ in
+            draftBuilds.increment()
+            return Draft()
+        }
+
+        let editor = request.resolve(DraftEditor.self)
+
+        #expect(editorBuilds.value == 2, "set aside in the app's store, then built in the request's")
+        #expect(draftBuilds.value == 1, "the rebuild got the draft the set-aside build made")
+        #expect(request.resolve(Draft.self) === editor.draft)
     }
 
     @Test func aStoreThatSharesListsTheInstanceAsKeptByTheStoreThatKeepsIt() {

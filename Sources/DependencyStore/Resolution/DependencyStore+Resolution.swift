@@ -275,7 +275,11 @@ extension DependencyStore {
             if forAnEnclosingBorrow, stack.handOver(setAside) { return value }
             // What the owner built and kept nowhere is nobody's: it closes it, dependents first.
             owner.close(setAside.closes(), because: "a build set aside for \(self)")
-            // The registration is marked now, so this lookup gives this store's own slot.
+            // The registration is marked now, so this lookup gives this store's own slot. The
+            // set-aside instance is let go once the rebuild has returned, and not at its last use
+            // here, where Swift may end a local's life: what only it holds (a `.weak` instance its
+            // factory resolved) is the one the rebuild gets, as Lifetimes.md says.
+            defer { withExtendedLifetime(value) {} }
             return try resolveChecked(type, name: name, arguments: arguments, requester: requester)
         }
     }

@@ -736,6 +736,8 @@ struct ModelReference {
         context.store = owner
         sharedBuilds += 1
         borrows.append(Borrow(owner: owner, borrower: borrower, chainStart: context.chain.count))
+        // What the build resolves is held by its frames while it runs (`inFlight`).
+        let heldBeforeTheBuild = inFlight.count
         let id: Int
         do {
             id = try build(entry, in: &context)
@@ -765,7 +767,16 @@ struct ModelReference {
         }
         rebuilding.append(key)
         defer { rebuilding.removeLast() }
-        return try resolve(entry.type, name: entry.name, in: &context)
+        let heldBeforeTheRebuild = inFlight.count
+        let rebuilt = try resolve(entry.type, name: entry.name, in: &context)
+        // "The build made in the app's store is set aside, not kept" (Lifetimes.md): the store
+        // lets go of the set-aside instance once the asking store has built its own, and with it
+        // of what only it held, such as a `.weak` instance its factory resolved, which a later
+        // resolve then builds anew. The resolve's `.graph` still holds its instances.
+        inFlight.removeSubrange(heldBeforeTheBuild..<heldBeforeTheRebuild)
+        inFlight += context.graph.values
+        livenessIsStale = true
+        return rebuilt
     }
 
     /// A resolve that found nothing in the building store, during a shared build: the value of
