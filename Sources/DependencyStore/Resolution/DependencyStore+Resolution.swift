@@ -571,8 +571,10 @@ extension DependencyStore {
     @inline(__always)
     func sharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
         // A store without a parent pays this one test. A store that may register `key` itself
-        // (a request's value, say) goes to its own lookup at once, without the call: an early
-        // answer of "no" is always safe, and the call reads the same bit again in its order.
+        // (a request's value, say) goes to its own lookup at once, without the call. The bit is
+        // this store's own, set under its lock: a registration made before this read, on this
+        // thread or one it synchronised with, sets it, so no ordering with the ancestors' words
+        // read below is needed.
         guard core.parent != nil, !core.mayRegister(key) else { return nil }
         return parentsSharedInstanceSkippingOwnLock(key)
     }
@@ -586,9 +588,7 @@ extension DependencyStore {
         // Borrowed: this store holds its parent.
         return Unmanaged.passUnretained(core.parent.unsafelyUnwrapped)._withUnsafeGuaranteedRef { parent in
             let parentCore = parent.core
-            guard checked == parentCore.generationWithAncestors, core.mayShareWithoutObservers,
-                !core.mayRegister(key)
-            else { return nil }
+            guard checked == parentCore.generationWithAncestors, core.mayShareWithoutObservers else { return nil }
             return parentCore.sharedInstance(key)
         }
     }
