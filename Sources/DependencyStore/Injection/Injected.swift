@@ -56,10 +56,10 @@ public struct Injected<T> {
     ///     unnamed one.
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
+    @inlinable
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-        self.init(
-            binding: .forPropertyBeingCreated(), name: name,
-            requester: .injectedProperty(SourceLocation(fileID: fileID, line: line)))
+        // One call into the library, which binds, allocates and declares (see `OnceCell`).
+        cell = OnceCell(propertyDeclaredAt: fileID, line: line, name: name, declaring: T.self, optional: false)
     }
 
     /// Binds to `store`, for `requester`: how `Lazy` handles resolve exactly as a property does.

@@ -16,24 +16,36 @@ internal import DependencyStoreAtomics
 @usableFromInline
 struct OnceCell<Value> {
     @usableFromInline let gate: RawGate
-    let storage: OnceStorage
+    @usableFromInline let storage: OnceStorage
 
     /// Allocates a cell whose first read resolves with `binding`, `name` and `requester`.
     init(binding: consuming InjectedBinding, name: String?, requester: Requester) {
-        // Not generic, so that making one looks up no generic class's metadata at run time (about
-        // 200 instructions a property): the value's room is counted in words, with enough over
-        // for an alignment above the words'. The binding is moved into the header, where the
-        // closure would copy it and this init release it.
-        var binding = Optional(binding)
-        let buffer = OnceStorage.create(minimumCapacity: InstanceBox.roomInWords(for: Value.self)) { _ in
-            var taken: InjectedBinding?
-            swap(&taken, &binding)
-            return OnceHeader(binding: taken.unsafelyUnwrapped, name: name, requester: requester, valueType: Value.self)
-        }
-        storage = unsafeDowncast(buffer, to: OnceStorage.self)
-        gate = storage.withUnsafeMutablePointerToHeader { header in
-            RawGate(initializingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
-        }
+        (storage, gate) = OnceStorage.make(
+            binding: binding, name: name, requester: requester, valueType: Value.self,
+            words: Self.roomInWords)
+    }
+
+    /// The cell of an `@Injected` (or, with `optional`, an `@OptionalInjected`) property being
+    /// created now: bound as `InjectedBinding.forPropertyBeingCreated()` binds, and declared to
+    /// the verification copy it is created in, if it is. Inlined into the property's initialiser,
+    /// which the caller's module specialises: the value's room is a constant there, and the rest
+    /// is one call of a function that is not generic (see `OnceStorage.makeForPropertyBeingCreated`).
+    @inlinable
+    init(
+        propertyDeclaredAt fileID: StaticString, line: UInt, name: String?, declaring declared: Any.Type, optional: Bool
+    ) {
+        (storage, gate) = OnceStorage.makeForPropertyBeingCreated(
+            valueType: Value.self, words: Self.roomInWords, declaring: declared, optional: optional, name: name,
+            fileID: fileID, line: line)
+    }
+
+    /// How many words of the storage's elements a `Value` takes: its size, with enough over for an
+    /// alignment above the words'. A constant wherever `Value` is known.
+    @inlinable
+    static var roomInWords: Int {
+        let alignment = MemoryLayout<Value>.alignment
+        let bytes = MemoryLayout<Value>.size + max(0, alignment - MemoryLayout<UInt64>.alignment)
+        return (bytes + MemoryLayout<UInt64>.stride - 1) / MemoryLayout<UInt64>.stride
     }
 
     /// The header: what the first read resolves with, read in place. Valid while the cell is,
@@ -77,6 +89,7 @@ struct OnceCell<Value> {
 
 /// The header of an injected property's one allocation. The gate's memory comes first and must
 /// not move: the buffer's header does not, for as long as the buffer lives.
+@usableFromInline
 struct OnceHeader {
     /// The gate's memory (see `RawGate`): initialised in place once the buffer exists.
     var gateMemory: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
@@ -114,7 +127,53 @@ struct OnceHeader {
 
 /// The one allocation of an injected property: `OnceHeader`, then room for the value, which is
 /// there once published.
+@usableFromInline
 final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
+    /// Allocates the storage of a cell whose first read resolves with `binding`, `name` and
+    /// `requester`, with `words` for a value of `valueType`, and initialises its gate. Not generic,
+    /// so that making one looks up no generic class's metadata at run time (about 200
+    /// instructions a property). The binding is moved into the header, where the closure would
+    /// copy it and this function release it.
+    static func make(
+        binding: consuming InjectedBinding, name: String?, requester: Requester, valueType: Any.Type, words: Int
+    ) -> (OnceStorage, RawGate) {
+        var binding = Optional(binding)
+        let buffer = create(minimumCapacity: words) { _ in
+            var taken: InjectedBinding?
+            swap(&taken, &binding)
+            return OnceHeader(binding: taken.unsafelyUnwrapped, name: name, requester: requester, valueType: valueType)
+        }
+        let storage = unsafeDowncast(buffer, to: OnceStorage.self)
+        let gate = storage.withUnsafeMutablePointerToHeader { header in
+            RawGate(initializingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
+        }
+        return (storage, gate)
+    }
+
+    /// `make`, for a property being created now (see `OnceCell.init(propertyDeclaredAt:...)`):
+    /// bound to ``DependencyStore/shared`` by `InjectedBinding.forPropertyBeingCreated()`, and
+    /// declared to the verifier as a `declared` (an optional one with `optional`) when the store
+    /// is a verification copy. All a property's creation runs in the library, in one call.
+    @usableFromInline @inline(never)
+    static func makeForPropertyBeingCreated(
+        valueType: Any.Type, words: Int, declaring declared: Any.Type, optional: Bool, name: String?,
+        fileID: StaticString, line: UInt
+    ) -> (OnceStorage, RawGate) {
+        let binding = InjectedBinding.forPropertyBeingCreated()
+        let verifier = binding.verifier
+        let location = SourceLocation(fileID: fileID, line: line)
+        let made = make(
+            binding: binding, name: name, requester: .injectedProperty(location), valueType: valueType, words: words)
+        if let verifier {
+            made.0.withUnsafeMutablePointerToHeader { header in
+                verifier.declared(
+                    declared, name: header.pointee.name, optional: optional, in: header.pointee.binding.store,
+                    at: location)
+            }
+        }
+        return made
+    }
+
     deinit {
         withUnsafeMutablePointerToHeader { header in
             let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)

@@ -24,7 +24,7 @@
 public struct OptionalInjected<T> {
     /// The answer once decided, read without a lock, and what the first read resolves with, in
     /// one allocation (see `OnceCell`).
-    private let cell: OnceCell<T?>
+    @usableFromInline let cell: OnceCell<T?>
 
     /// Binds the property to the current ``DependencyStore/shared``.
     ///
@@ -37,14 +37,9 @@ public struct OptionalInjected<T> {
     ///     unnamed one.
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
+    @inlinable
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-        let binding = InjectedBinding.forPropertyBeingCreated()
-        let verifier = binding.verifier
-        let declaration = SourceLocation(fileID: fileID, line: line)
-        cell = OnceCell(binding: binding, name: name, requester: .injectedProperty(declaration))
-        if let verifier {
-            verifier.declared(T.self, name: cell.name, optional: true, in: cell.bindingStore, at: declaration)
-        }
+        cell = OnceCell(propertyDeclaredAt: fileID, line: line, name: name, declaring: T.self, optional: true)
     }
 
     /// The resolved dependency, or `nil` when it is not registered: decided on first read, the

@@ -30,6 +30,7 @@ enum InjectedBinding {
     /// The binding of a property being created now: to ``DependencyStore/shared``, by the rule
     /// above. One look at the thread's stack answers both what `shared` is and whether that store
     /// is building an instance it keeps, where `InjectedBinding(.shared)` would look twice.
+    @inline(__always)
     static func forPropertyBeingCreated() -> InjectedBinding {
         let binding = ResolutionStack.withCurrentIfCreated { stack -> InjectedBinding? in
             // A factory or a synchronous `execute` running on this thread: `shared` is its store.

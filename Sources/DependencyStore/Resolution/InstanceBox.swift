@@ -27,9 +27,7 @@ final class InstanceBox: ManagedBuffer<InstanceBox.Header, UInt64> {
     /// How many words hold a `T` at the first address its alignment allows after the header.
     @inline(__always)
     static func roomInWords<T>(for type: T.Type) -> Int {
-        let alignment = MemoryLayout<T>.alignment
-        let bytes = MemoryLayout<T>.size + max(0, alignment - MemoryLayout<UInt64>.alignment)
-        return (bytes + MemoryLayout<UInt64>.stride - 1) / MemoryLayout<UInt64>.stride
+        OnceCell<T>.roomInWords
     }
 
     /// The value, which must have been boxed as a `T`.

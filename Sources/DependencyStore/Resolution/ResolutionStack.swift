@@ -393,6 +393,7 @@ final class ResolutionStack {
     /// Whether this thread is running a factory of a registration that `core` keeps the instance
     /// of (`.singleton`, a custom scope), anywhere on its chain: what it creates may end up in
     /// that instance.
+    @inline(__always)
     func isBuildingKeptInstance(in core: StoreCore) -> Bool {
         var index = frameCount
         while index > 0 {
