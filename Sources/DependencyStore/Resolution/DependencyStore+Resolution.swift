@@ -540,7 +540,7 @@ extension DependencyStore {
         _ key: ObjectIdentifier, in registry: inout StoreCore.Registry, takingKeptInstance: Bool
     ) -> Lookup? {
         guard let place = registry.providedValues.place(of: key) else { return nil }
-        if takingKeptInstance, registry.observers == nil, !hasStagesInScope {
+        if takingKeptInstance, handsOutProvidedValues(registry) {
             switch place {
             case .room(let room): return .valueUnderLock(UnsafeRawPointer(room.valueAddress))
             case .box(let box): return .kept(box, .unique)
@@ -554,13 +554,43 @@ extension DependencyStore {
         return .unkept(registration, epoch: Tombstones.currentEpoch)
     }
 
+    /// Whether a resolve that takes kept instances hands a provided value out as it is: no
+    /// observer and no stage (a decorator) must see a build of it. Call with this store's lock
+    /// held, on its registry.
+    @inline(__always)
+    private func handsOutProvidedValues(_ registry: borrowing StoreCore.Registry) -> Bool {
+        registry.observers == nil && !hasStagesInScope
+    }
+
+    /// The address of the value provided for `key` in a room of this store (see
+    /// `ProvidedValueRoom`), with the store's lock left held for the caller to copy the value and
+    /// release it (`handOut(_:as:)`), when a resolve of `key` without a name or arguments would
+    /// hand that value out as it is (`Lookup.valueUnderLock`); `nil`, with the lock released,
+    /// otherwise, and the resolve takes its path. What the first read of an injected property
+    /// tries when this store may register `key` (its `keyFilter` says so), so that a request's
+    /// property for a value of the request finds it without the generic lookup (about 200
+    /// instructions a read). Not generic.
+    @inline(never)
+    func providedValueInRoomLeavingLockHeld(_ key: ObjectIdentifier) -> UnsafeRawPointer? {
+        guard verifier == nil else { return nil }
+        return registry.withLockMaybeLeftHeld { registry, leaveHeld in
+            // A type is never both provided and registered (see `Registry.providedValues`).
+            guard !registry.providedValues.isEmpty, handsOutProvidedValues(registry),
+                case .room(let room) = registry.providedValues.place(of: key)
+            else { return nil }
+            leaveHeld = true
+            return UnsafeRawPointer(room.valueAddress)
+        }
+    }
+
     /// The instance the parent publishes for `key` (see `SharedInstances`), when this store never
-    /// registered `key` (its `keyFilter` says so), shares its ancestors' instances and has no
-    /// observers (`mayShareWithoutObservers`): what the lookup of an unnamed `key` without
-    /// arguments would find after a miss in this store (`findInherited`), found without taking
-    /// this store's lock. What the first read of an injected property tries first, so that a
-    /// request's property for an app-wide singleton takes no lock; `resolve` itself does not,
-    /// since for a store without a parent (most resolves) the look would be pure cost.
+    /// registered `key` (its `keyFilter` says so, which the caller tests first), shares its
+    /// ancestors' instances and has no observers (`mayShareWithoutObservers`): what the lookup of
+    /// an unnamed `key` without arguments would find after a miss in this store
+    /// (`findInherited`), found without taking this store's lock. What the first read of an
+    /// injected property tries first, so that a request's property for an app-wide singleton
+    /// takes no lock; `resolve` itself does not, since for a store without a parent (most
+    /// resolves) the look would be pure cost.
     ///
     /// Its words are read with no lock: a registration, override, decorator or observer this
     /// store gets meanwhile on another thread may or may not be seen, as with any change made
@@ -570,12 +600,12 @@ extension DependencyStore {
     /// path's to make, under this store's lock. `nil` sends the read down that path.
     @inline(__always)
     func sharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
-        // A store without a parent pays this one test. A store that may register `key` itself
-        // (a request's value, say) goes to its own lookup at once, without the call. The bit is
-        // this store's own, set under its lock: a registration made before this read, on this
-        // thread or one it synchronised with, sets it, so no ordering with the ancestors' words
-        // read below is needed.
-        guard core.parent != nil, !core.mayRegister(key) else { return nil }
+        // A store without a parent pays this one test. The caller tested that this store never
+        // registered `key` (`core.mayRegister`): a store that may (a request's value, say) goes to
+        // its own lookup at once, without the call. The bit is this store's own, set under its
+        // lock: a registration made before this read, on this thread or one it synchronised with,
+        // sets it, so no ordering with the ancestors' words read below is needed.
+        guard core.parent != nil else { return nil }
         return parentsSharedInstanceSkippingOwnLock(key)
     }
 

@@ -63,14 +63,23 @@ extension InjectedBinding {
             type, name: header.pointee.name, arguments: arguments, requester: header.pointee.requester)
     }
 
-    /// `store.resolve`, trying first what the store's parent publishes (see
+    /// `store.resolve`, trying first a value provided to the store (see
+    /// `providedValueInRoomLeavingLockHeld`), or what the store's parent publishes (see
     /// `sharedInstanceSkippingOwnLock`).
     @inline(__always)
     private static func resolve<T>(
         _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester, in store: DependencyStore
     ) -> T {
-        if name == nil, case .none = arguments, let box = store.sharedInstanceSkippingOwnLock(ObjectIdentifier(type)) {
-            return box.value(as: T.self)
+        if name == nil, case .none = arguments {
+            let key = ObjectIdentifier(type)
+            if store.core.mayRegister(key) {
+                // A value of this store's own, a request's say, handed out as `resolve` would.
+                if let address = store.providedValueInRoomLeavingLockHeld(key) {
+                    return store.handOut(address, as: T.self)
+                }
+            } else if let box = store.sharedInstanceSkippingOwnLock(key) {
+                return box.value(as: T.self)
+            }
         }
         return store.resolve(type, name: name, arguments: arguments, requester: requester)
     }
