@@ -78,6 +78,16 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) {
+        // A value that fits a room of the store's core is copied into a free one here, in code the
+        // caller's module specialises for `T`; the rest of the work is two calls that are not
+        // generic (see `reserveRoom(for:fileID:line:)`). Anything else takes the general path.
+        if name == nil, ProvidedValueRoom.fits(T.self),
+            let room = reserveRoom(for: T.self, fileID: fileID, line: line)
+        {
+            room.bindMemory(to: T.self, capacity: 1).initialize(to: value)
+            fillReservedRoom(at: room, for: T.self)
+            return
+        }
         add(value, as: Registration<T>.self, name: name, fileID: fileID, line: line)
     }
 
@@ -229,6 +239,41 @@ extension DependencyStore {
         guard let shadowing else { return false }
         noteShadowing(key, name: nil, shadowing)
         return true
+    }
+
+    /// Reserves a free room of the store's core for a value provided for `type` without a name,
+    /// at `fileID` and `line`, and returns where the value goes, with the store's lock left held:
+    /// the caller copies the value there (a copy runs no user code, only retains), then calls
+    /// `fillReservedRoom(at:for:)`, which releases the lock. What `provide` does with a value
+    /// that fits a room, as `insertProvided` does. `nil`, with no lock held, when the value takes
+    /// the general path instead: something is registered or provided for `type` already (the
+    /// value replaces it), an assembly is being applied (which the registration records), or no
+    /// room is free (the value is boxed).
+    @usableFromInline
+    func reserveRoom(for type: Any.Type, fileID: StaticString, line: UInt) -> UnsafeMutableRawPointer? {
+        guard !AssemblyTag.isBeingApplied else { return nil }
+        let key = ObjectIdentifier(type)
+        return registry.withLockMaybeLeftHeld { registry, leaveHeld in
+            guard registry.stored(key, nil) == nil, !registry.providedValues.contains(key),
+                let room = registry.providedValues.reserveRoom(at: SourceLocation(fileID: fileID, line: line))
+            else { return nil }
+            // What this store registers is about to change: the sharing rule's check first.
+            core.checkShadowingIfStale(&registry)
+            leaveHeld = true
+            return room.valueAddress
+        }
+    }
+
+    /// Counts the value the caller placed in the room `reserveRoom(for:fileID:line:)` gave it as
+    /// provided for `type`, and releases the lock that call left held.
+    @usableFromInline
+    func fillReservedRoom(at address: UnsafeMutableRawPointer, for type: Any.Type) {
+        let key = ObjectIdentifier(type)
+        let shadowing = registry.withLockLeftHeld { registry in
+            registry.providedValues.fill(Room(valueAddress: address), for: key)
+            return noteAdded(key, name: nil, replacing: false, in: &registry)
+        }
+        noteShadowing(key, name: nil, shadowing)
     }
 
     /// Adds a registration of `factory`, made as `kind`: what `register(_:factory:)` does (see

@@ -76,6 +76,7 @@ final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
 /// A room's value may be read only under the store's lock, since a removal or the turn into a
 /// registration moves it out under that lock: a resolve copies it out before it lets go (see
 /// `DependencyStore.Lookup.valueUnderLock`). The core's `deinit` destroys what is still there.
+@usableFromInline
 struct ProvidedValueRoom {
     /// `ObjectIdentifier` of the type the value was provided for, as bits; 0 for a free room.
     var key: UInt
@@ -87,7 +88,7 @@ struct ProvidedValueRoom {
 
     /// How many bytes a value may take: five words, so that an existential fits, and most values
     /// a request provides.
-    @inline(__always)
+    @inlinable
     static var valueBytes: Int { 5 * MemoryLayout<Int>.stride }
 
     /// How many words a room takes, its value's and its record's: what `StoreCore.make` asks for.
@@ -95,8 +96,8 @@ struct ProvidedValueRoom {
         (valueBytes + MemoryLayout<ProvidedValueRoom>.stride) / MemoryLayout<Int>.stride
     }
 
-    /// Whether a `T` fits a room: its size and alignment.
-    @inline(__always)
+    /// Whether a `T` fits a room: its size and alignment. A constant wherever `T` is known.
+    @inlinable
     static func fits<T>(_: T.Type) -> Bool {
         MemoryLayout<T>.size <= valueBytes && MemoryLayout<T>.alignment <= MemoryLayout<Int>.alignment
     }
@@ -124,6 +125,12 @@ struct Room {
         words = rooms + index * ProvidedValueRoom.words
     }
 
+    /// The room whose value is at `valueAddress`.
+    @inline(__always)
+    init(valueAddress: UnsafeMutableRawPointer) {
+        words = valueAddress.assumingMemoryBound(to: Int.self)
+    }
+
     /// The room's value, bound to its type while the room is in use.
     @inline(__always)
     var valueAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(words) }
@@ -135,12 +142,10 @@ struct Room {
             to: ProvidedValueRoom.self)
     }
 
-    /// Places `value`, provided for `T` at `location`, in this free room.
+    /// Places `value`, provided for `T`, in this room, reserved for it (`ProvidedValues.reserveRoom`).
     @inline(__always)
-    func place<T>(_ value: T, at location: SourceLocation) {
+    func place<T>(_ value: T) {
         valueAddress.bindMemory(to: T.self, capacity: 1).initialize(to: value)
-        record.pointee.location = location
-        record.pointee.key = UInt(bitPattern: ObjectIdentifier(T.self))
     }
 
     /// Moves the value out into the registration `provide` would have made for it, and frees the
@@ -230,13 +235,30 @@ struct ProvidedValues {
     /// be provided for `T` yet.
     @inline(__always)
     mutating func add<T>(_ value: T, at location: SourceLocation, box: ProvidedValue?) {
-        if box == nil, roomsInUse < ProvidedValueRoom.count, let room = firstRoom({ !$0.isInUse }) {
+        if box == nil, let room = reserveRoom(at: location) {
             // Copied in under the lock: a copy runs no user code, only retains.
-            room.place(value, at: location)
-            roomsInUse += 1
+            room.place(value)
+            fill(room, for: ObjectIdentifier(T.self))
             return
         }
         boxes[ObjectIdentifier(T.self)] = box ?? ProvidedValue.make(value, location: location)
+    }
+
+    /// A free room, which from now on says it holds a value provided at `location`, or `nil` when
+    /// none is free. The caller places the value there (`Room.place`), then calls `fill`, under
+    /// the same hold of the store's lock.
+    @inline(__always)
+    func reserveRoom(at location: SourceLocation) -> Room? {
+        guard roomsInUse < ProvidedValueRoom.count, let room = firstRoom({ !$0.isInUse }) else { return nil }
+        room.record.pointee.location = location
+        return room
+    }
+
+    /// Counts `room`, reserved and holding its value, as the place of the value provided for `key`.
+    @inline(__always)
+    mutating func fill(_ room: Room, for key: ObjectIdentifier) {
+        room.record.pointee.key = UInt(bitPattern: key)
+        roomsInUse += 1
     }
 
     /// Takes the value provided for `key`, if any, out of its place, as the registration `provide`

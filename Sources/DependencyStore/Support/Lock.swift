@@ -80,6 +80,15 @@ struct Lock<State>: @unchecked Sendable {
         unlock()
     }
 
+    /// Runs `body` with exclusive access to the state under the lock that
+    /// `withLockMaybeLeftHeld(_:)` left held, then releases it.
+    @inline(__always)
+    func withLockLeftHeld<R>(_ body: (inout State) -> R) -> R {
+        let (state, mutex) = storage.withUnsafeMutablePointers { ($0, LockStorage<State>.mutex(in: $1)) }
+        defer { mutex.unlockMutex() }
+        return body(&state.pointee)
+    }
+
     @inline(__always)
     fileprivate func lock() {
         storage.withUnsafeMutablePointerToElements { LockStorage<State>.mutex(in: $0) }.lockMutex()
