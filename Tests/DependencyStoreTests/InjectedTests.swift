@@ -67,6 +67,40 @@ import Testing
             rounds: 40, factoryWork: { usleep(2_000) }, makeHolder: { TokenHolder() }, read: { $0.token })
     }
 
+    /// The first reads that find their value without the store's generic resolve (a value the
+    /// request's store provides, in a room, under the store's lock; an app singleton the app's
+    /// store publishes, under the thread's hazard; see `OnceStorage.beginFirstRead(of:)`) hold
+    /// the property's gate too: 16 threads released together onto each fresh property all read
+    /// the one value, and the property publishes once (a second publish traps).
+    @Test func manyThreadsReadingFirstAtOnceGetTheOneProvidedOrSharedValue() {
+        let app = DependencyStore()
+        app.register(SessionToken(), for: Token.self, scope: .singleton)
+        // Published for the stores layered over the app's once one of them asked for it.
+        let shared = DependencyStore(parent: app).resolve(Token.self)
+        let request = DependencyStore(parent: app)
+        let provided = RequestToken(token: SessionToken())
+        request.provide(provided)
+        let rounds = 60
+        let holders = request.execute { (0..<rounds).map { _ in RequestTokenHolder() } }
+        let wrong = Counter()
+        onManyThreads(threads: 16, rounds: rounds) { round, thread in
+            let holder = holders[round]
+            // Half the threads read the two properties in the other order.
+            let token: Token
+            let requestToken: RequestToken
+            if thread.isMultiple(of: 2) {
+                token = holder.token
+                requestToken = holder.requestToken
+            } else {
+                requestToken = holder.requestToken
+                token = holder.token
+            }
+            if token !== shared || requestToken.token !== provided.token { wrong.increment() }
+        }
+        #expect(wrong.value == 0)
+        #expect(holders.allSatisfy { $0.$token.isResolved && $0.$requestToken.isResolved })
+    }
+
     @MainActor @Test func worksInASendableStructAnActorAndAMainActorClass() async {
         let store = DependencyStore()
         store.register(SendableClock(now: 5), for: SendableClockType.self)
@@ -111,6 +145,16 @@ final class SessionToken: Token {}
 
 struct TokenHolder: Sendable {
     @Injected var token: Token
+}
+
+/// A request's own value holding a token.
+struct RequestToken: Sendable {
+    let token: SessionToken
+}
+
+struct RequestTokenHolder: Sendable {
+    @Injected var token: Token
+    @Injected var requestToken: RequestToken
 }
 
 /// Registers `Token` with a factory that does `factoryWork`, makes a property holder for each of

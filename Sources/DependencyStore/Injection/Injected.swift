@@ -106,9 +106,28 @@ public struct Injected<T> {
         cell.gate.published != nil
     }
 
-    /// The first read: resolves exactly once, then publishes.
-    @usableFromInline @inline(never)
+    /// The first read: resolves exactly once, then publishes. Specialised in the caller's
+    /// module for `T`, so that the value is copied without the type's witnesses: the library
+    /// finds it and holds it meanwhile (`OnceStorage.beginFirstRead(of:)`), this code copies it
+    /// (a copy runs no user code, only retains), and the library publishes the copy. What the
+    /// library cannot find that way is resolved through the store, generically.
+    @inlinable @inline(never)
     func resolveFirst() -> T {
+        let read = cell.storage.beginFirstRead(of: T.self)
+        guard let address = read.address else { return resolveFirstThroughTheStore() }
+        let value = address.assumingMemoryBound(to: T.self).pointee
+        if read.found {
+            let slot = cell.valueSlot
+            slot.bindMemory(to: T.self, capacity: 1).initialize(to: value)
+            cell.storage.finishFirstRead(read, publishing: slot)
+        }
+        return value
+    }
+
+    /// The first read, resolved through the store: what `resolveFirst` does with what the library
+    /// does not find on its own.
+    @usableFromInline @inline(never)
+    func resolveFirstThroughTheStore() -> T {
         resolveOnce(cell: cell, type: T.self) { cell in
             let header = cell.header
             return cell.droppingBinding(InjectedBinding.resolve(T.self, from: header, arguments: .none), from: header)

@@ -39,6 +39,15 @@ struct OnceCell<Value> {
             fileID: fileID, line: line)
     }
 
+    /// Where the storage keeps a `Value`: the first address its alignment allows in the
+    /// elements (see `placeValue`).
+    @inlinable
+    var valueSlot: UnsafeMutableRawPointer {
+        let words = UnsafeMutableRawPointer(storage.withUnsafeMutablePointerToElements { $0 })
+        let mask = UInt(MemoryLayout<Value>.alignment - 1)
+        return UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: words) + mask) & ~mask).unsafelyUnwrapped
+    }
+
     /// How many words of the storage's elements a `Value` takes: its size, with enough over for an
     /// alignment above the words'. A constant wherever `Value` is known.
     @inlinable
@@ -84,6 +93,42 @@ struct OnceCell<Value> {
         // value would be generic over it, and not inlined in code unspecialised for its type.
         let address = placeValue(value, in: storage.withUnsafeMutablePointerToElements { $0 })
         dependency_store_store_release(gate.publishedCell, address)
+    }
+}
+
+/// What the first read of an `@Injected` property found (`OnceStorage.beginFirstRead(of:)`),
+/// before it copies anything: the value's address, and what holds the value there until the read
+/// has copied it (`OnceStorage.finishFirstRead(_:publishing:)`).
+@usableFromInline
+struct FirstRead {
+    /// Where the value is, published or found; `nil` when the read resolves through the store
+    /// instead (see `Injected.resolveFirstThroughTheStore()`).
+    @usableFromInline let address: UnsafeRawPointer?
+    /// Whether the value was found (and the read publishes a copy, and finishes), rather than
+    /// published already by another read, which never changes and needs no finish.
+    @usableFromInline let found: Bool
+    /// The thread's hazard, which holds a found instance a store shares (see
+    /// `StoreCore.sharedInstanceValue`); `nil` for a value in a room of the store, which its lock
+    /// holds.
+    let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+
+    /// The read resolves through the store.
+    static var throughTheStore: FirstRead { FirstRead(address: nil, found: false, hazard: nil) }
+
+    /// Another read published `address`.
+    init(published address: UnsafeRawPointer) {
+        self.init(address: address, found: false, hazard: nil)
+    }
+
+    /// Found at `address`, held by `hazard`, or by the store's lock when it is `nil`.
+    init(found address: UnsafeRawPointer, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        self.init(address: address, found: true, hazard: hazard)
+    }
+
+    private init(address: UnsafeRawPointer?, found: Bool, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        self.address = address
+        self.found = found
+        self.hazard = hazard
     }
 }
 
@@ -148,6 +193,64 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
             RawGate(initializingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
         }
         return (storage, gate)
+    }
+
+    /// The first read of an `@Injected` property, up to the copy of its value, which the caller
+    /// makes in code specialised for the value's type (`Injected.resolveFirst()`): enters the
+    /// gate as `resolveOnce` does, and finds the value without the generic resolve when it can
+    /// (`DependencyStore.findForFirstRead`), leaving the gate held with what holds the value, for
+    /// `finishFirstRead(_:publishing:)`. A value another read published comes back with the gate
+    /// left; `FirstRead.throughTheStore` too, when the read must resolve through the store, or
+    /// when this thread is inside this property's own resolution (a cycle the store reports).
+    @usableFromInline
+    func beginFirstRead(of type: Any.Type) -> FirstRead {
+        // The header and the thread's stack, neither retained: this storage holds the one, the
+        // thread's storage the other, for as long as this runs.
+        let header = withUnsafeMutablePointerToHeader { $0 }
+        let stack = ResolutionStack.currentUnretained
+        let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
+        if gate.owner == stack.toOpaque() { return .throughTheStore }
+        let refusal = stack._withUnsafeGuaranteedRef {
+            gate.enter(
+                on: $0,
+                waitingFor: .property(type: type, name: header.pointee.name, requester: header.pointee.requester))
+        }
+        if let refusal {
+            DependencyStore.refused(refusal, resolving: type, name: header.pointee.name, at: header.pointee.requester)
+        }
+        if let published = gate.published {
+            gate.leave()
+            return FirstRead(published: published)
+        }
+        if header.pointee.name == nil, let store = header.pointee.store,
+            let found = store._withUnsafeGuaranteedRef({
+                $0.findForFirstRead(ObjectIdentifier(type), hazard: stack._withUnsafeGuaranteedRef { $0.hazard })
+            })
+        {
+            return found
+        }
+        gate.leave()
+        return .throughTheStore
+    }
+
+    /// Ends the first read that `beginFirstRead(of:)` found its value for, once the caller copied
+    /// it to `slot` (the storage's `valueSlot`): lets go of what held the found value, drops the
+    /// binding (`OnceCell.droppingBinding`), publishes `slot` and leaves the gate.
+    @usableFromInline
+    func finishFirstRead(_ read: FirstRead, publishing slot: UnsafeMutableRawPointer) {
+        withUnsafeMutablePointerToHeader { header in
+            if let hazard = read.hazard {
+                Tombstones.unprotect(hazard)
+            } else {
+                header.pointee.store.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.registry.unlockLeftHeld() }
+            }
+            header.pointee.store = nil
+            header.pointee.binding = .resolved
+            let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
+            precondition(gate.publishedCell.pointee == nil, "DependencyStore: an injected value was published twice")
+            dependency_store_store_release(gate.publishedCell, slot)
+            gate.leave()
+        }
     }
 
     /// `make`, for a property being created now (see `OnceCell.init(propertyDeclaredAt:...)`):

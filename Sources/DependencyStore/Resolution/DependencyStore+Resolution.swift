@@ -611,6 +611,14 @@ extension DependencyStore {
 
     @inline(never)
     private func parentsSharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
+        withParentSharingSkippingOwnLock { $0.sharedInstance(key) }
+    }
+
+    /// `body` on the parent's core, when this store shares its ancestors' instances as
+    /// `sharedInstanceSkippingOwnLock` says, read with no lock; `nil` otherwise. This store must
+    /// have a parent.
+    @inline(__always)
+    private func withParentSharingSkippingOwnLock<R>(_ body: (StoreCore) -> R?) -> R? {
         guard verifier == nil else { return nil }
         // The checked sum first, then the ancestors' counts, then the word that says the store
         // still shares: see `StoreCore.checkedGeneration`.
@@ -619,8 +627,25 @@ extension DependencyStore {
         return Unmanaged.passUnretained(core.parent.unsafelyUnwrapped)._withUnsafeGuaranteedRef { parent in
             let parentCore = parent.core
             guard checked == parentCore.generationWithAncestors, core.mayShareWithoutObservers else { return nil }
-            return parentCore.sharedInstance(key)
+            return body(parentCore)
         }
+    }
+
+    /// What the first read of an `@Injected` property through this store finds of `key` (without
+    /// a name or arguments) before it copies anything, with what holds it: a value this store
+    /// provides, in a room, under this store's lock (`providedValueInRoomLeavingLockHeld`); or an
+    /// instance the parent publishes (`sharedInstanceSkippingOwnLock`), under this thread's
+    /// hazard (`hazard`), without retaining its box. `nil`, with nothing held, when the read
+    /// resolves through the store instead. See `OnceStorage.beginFirstRead(of:)`.
+    func findForFirstRead(
+        _ key: ObjectIdentifier, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> FirstRead? {
+        if core.mayRegister(key) {
+            return providedValueInRoomLeavingLockHeld(key).map { FirstRead(found: $0, hazard: nil) }
+        }
+        guard core.parent != nil else { return nil }
+        let address = withParentSharingSkippingOwnLock { $0.sharedInstanceValue(key, protectedBy: hazard) }
+        return address.map { FirstRead(found: $0, hazard: hazard) }
     }
 
     /// Finds the registration in an ancestor. A cached scope's instance is the ancestor's, shared,

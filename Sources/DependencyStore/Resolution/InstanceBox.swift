@@ -33,7 +33,13 @@ final class InstanceBox: ManagedBuffer<InstanceBox.Header, UInt64> {
     /// The value, which must have been boxed as a `T`.
     @inline(__always)
     func value<T>(as type: T.Type) -> T {
-        withUnsafeMutablePointerToHeader { $0.pointee.value.unsafelyUnwrapped }.assumingMemoryBound(to: T.self).pointee
+        valueAddress.assumingMemoryBound(to: T.self).pointee
+    }
+
+    /// Where the value is.
+    @inline(__always)
+    var valueAddress: UnsafeMutableRawPointer {
+        withUnsafeMutablePointerToHeader { $0.pointee.value.unsafelyUnwrapped }
     }
 
     deinit {

@@ -557,6 +557,14 @@ extension ResolutionStack {
         }
     }
 
+    /// This thread's stack, created on first use, unretained: valid on this thread for as long as
+    /// it runs (see `withCurrent`). For a caller that only passes the stack on, where a closure
+    /// would be kept out of line.
+    @inline(__always)
+    static var currentUnretained: Unmanaged<ResolutionStack> {
+        Unmanaged.fromOpaque(dependency_store_current_stack() ?? createCurrent())
+    }
+
     /// Makes this thread's stack, which the thread's storage holds from now on: a C thread-local,
     /// which every resolve reads in a load or two, where `pthread_getspecific` is a call; and a
     /// pthread key, whose destructor releases the stack when the thread exits.

@@ -53,6 +53,33 @@ extension StoreCore {
         }
     }
 
+    /// Where the value of the instance of the unnamed registration for `key` that this store
+    /// shares is, if it has published it: read without the store's lock, under `hazard`, which
+    /// stays set when an address comes back, so that the value is not freed while the caller
+    /// copies it; the caller then clears it (`Tombstones.unprotect`). No retain of the box: the
+    /// table holds it, and the hazard the table. When `nil` comes back, `hazard` is clear.
+    @inline(__always)
+    func sharedInstanceValue(
+        _ key: ObjectIdentifier, protectedBy hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> UnsafeRawPointer? {
+        // Nothing published (most stores): one relaxed load.
+        guard dependency_store_load_relaxed(sharedInstancesBits) != 0 else { return nil }
+        return readSharedInstanceValue(key, protectedBy: hazard)
+    }
+
+    @inline(never)
+    private func readSharedInstanceValue(
+        _ key: ObjectIdentifier, protectedBy hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> UnsafeRawPointer? {
+        let address = Tombstones.protect(sharedInstancesCell, in: hazard).flatMap { table in
+            Unmanaged<SharedInstances>.fromOpaque(table)._withUnsafeGuaranteedRef {
+                $0.boxes.withUnretained(key) { box in UnsafeRawPointer(box.valueAddress) }
+            }
+        }
+        if address == nil { Tombstones.unprotect(hazard) }
+        return address
+    }
+
     /// Publishes `box`, the built instance of this store's unnamed registration for `key`, which
     /// `slot` keeps, for resolves through layered stores. Call with the registry's lock held: it
     /// reads the table it replaces with no hazard, which is safe because every replace of this

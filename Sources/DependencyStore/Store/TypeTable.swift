@@ -39,6 +39,13 @@ struct TypeTable<Value: AnyObject> {
         }
     }
 
+    /// `body` on the value for `key`, found without retaining it; `nil` when there is none.
+    @inline(__always)
+    func withUnretained<R>(_ key: ObjectIdentifier, _ body: (Value) -> R) -> R? {
+        guard let storage, let found = storage.findUnretained(key) else { return nil }
+        return found._withUnsafeGuaranteedRef { body(unsafeDowncast($0, to: Value.self)) }
+    }
+
     /// Whether there is a value for `key`, found without retaining it.
     @inline(__always)
     func contains(_ key: ObjectIdentifier) -> Bool {
@@ -149,6 +156,17 @@ final class TypeTableStorage: ManagedBuffer<TypeTableHeader, TypeTableEntry> {
                 if entry.pointee.key == 0 { return nil }
                 index = (index &+ 1) & mask
             }
+        }
+    }
+
+    /// `find`, without retaining what it finds: valid while the storage holds it.
+    @inline(__always)
+    func findUnretained(_ key: ObjectIdentifier) -> Unmanaged<AnyObject>? {
+        let bits = UInt(bitPattern: key)
+        return withUnsafeMutablePointers { header, entries in
+            let index = Self.index(of: bits, in: header, entries)
+            guard index >= 0 else { return nil }
+            return entries[index].value.map { Unmanaged.passUnretained($0) }
         }
     }
 
