@@ -114,7 +114,7 @@ public struct Injected<T> {
     @inlinable @inline(never)
     func resolveFirst() -> T {
         let read = cell.storage.beginFirstRead(of: T.self)
-        guard let address = read.address else { return resolveFirstThroughTheStore() }
+        guard let address = read.address else { return resolveFirstThroughTheStore(insideGate: read.insideGate) }
         let value = address.assumingMemoryBound(to: T.self).pointee
         if read.found {
             let slot = cell.valueSlot
@@ -125,13 +125,21 @@ public struct Injected<T> {
     }
 
     /// The first read, resolved through the store: what `resolveFirst` does with what the library
-    /// does not find on its own.
+    /// does not find on its own, inside the gate `beginFirstRead(of:)` entered, which this leaves
+    /// once it has published. Outside it, in a cycle: this thread is inside this property's own
+    /// resolution, and resolving again lets the store trap with the whole chain (see
+    /// `resolveOnce`).
     @usableFromInline @inline(never)
-    func resolveFirstThroughTheStore() -> T {
-        resolveOnce(cell: cell, type: T.self) { cell in
-            let header = cell.header
+    func resolveFirstThroughTheStore(insideGate: Bool) -> T {
+        let header = cell.header
+        guard insideGate else {
             return cell.droppingBinding(InjectedBinding.resolve(T.self, from: header, arguments: .none), from: header)
         }
+        defer { cell.gate.leave() }
+        let value = cell.droppingBinding(InjectedBinding.resolve(T.self, from: header, arguments: .none), from: header)
+        // Exactly once: only the thread inside the gate that found nothing published gets here.
+        cell.publish(value)
+        return value
     }
 }
 

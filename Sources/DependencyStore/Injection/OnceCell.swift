@@ -102,32 +102,42 @@ struct OnceCell<Value> {
 @usableFromInline
 struct FirstRead {
     /// Where the value is, published or found; `nil` when the read resolves through the store
-    /// instead (see `Injected.resolveFirstThroughTheStore()`).
+    /// instead (see `Injected.resolveFirstThroughTheStore(insideGate:)`).
     @usableFromInline let address: UnsafeRawPointer?
     /// Whether the value was found (and the read publishes a copy, and finishes), rather than
     /// published already by another read, which never changes and needs no finish.
     @usableFromInline let found: Bool
+    /// For a read that resolves through the store: whether it holds the gate, which it leaves
+    /// once it has published; `false` when this thread was inside this property's own
+    /// resolution already (a cycle, which the store reports).
+    @usableFromInline let insideGate: Bool
     /// The thread's hazard, which holds a found instance a store shares (see
     /// `StoreCore.sharedInstanceValue`); `nil` for a value in a room of the store, which its lock
     /// holds.
     let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 
-    /// The read resolves through the store.
-    static var throughTheStore: FirstRead { FirstRead(address: nil, found: false, hazard: nil) }
+    /// The read resolves through the store, inside the gate or, in a cycle, not.
+    init(throughTheStoreInsideGate insideGate: Bool) {
+        self.init(address: nil, found: false, insideGate: insideGate, hazard: nil)
+    }
 
     /// Another read published `address`.
     init(published address: UnsafeRawPointer) {
-        self.init(address: address, found: false, hazard: nil)
+        self.init(address: address, found: false, insideGate: false, hazard: nil)
     }
 
     /// Found at `address`, held by `hazard`, or by the store's lock when it is `nil`.
     init(found address: UnsafeRawPointer, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
-        self.init(address: address, found: true, hazard: hazard)
+        self.init(address: address, found: true, insideGate: true, hazard: hazard)
     }
 
-    private init(address: UnsafeRawPointer?, found: Bool, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    private init(
+        address: UnsafeRawPointer?, found: Bool, insideGate: Bool,
+        hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) {
         self.address = address
         self.found = found
+        self.insideGate = insideGate
         self.hazard = hazard
     }
 }
@@ -200,8 +210,9 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
     /// gate as `resolveOnce` does, and finds the value without the generic resolve when it can
     /// (`DependencyStore.findForFirstRead`), leaving the gate held with what holds the value, for
     /// `finishFirstRead(_:publishing:)`. A value another read published comes back with the gate
-    /// left; `FirstRead.throughTheStore` too, when the read must resolve through the store, or
-    /// when this thread is inside this property's own resolution (a cycle the store reports).
+    /// left. A read that must resolve through the store comes back inside the gate, to resolve
+    /// and publish there; outside it, when this thread is inside this property's own resolution
+    /// already (a cycle the store reports).
     @usableFromInline
     func beginFirstRead(of type: Any.Type) -> FirstRead {
         // The header and the thread's stack, neither retained: this storage holds the one, the
@@ -209,7 +220,7 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         let header = withUnsafeMutablePointerToHeader { $0 }
         let stack = ResolutionStack.currentUnretained
         let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
-        if gate.owner == stack.toOpaque() { return .throughTheStore }
+        if gate.owner == stack.toOpaque() { return FirstRead(throughTheStoreInsideGate: false) }
         let refusal = stack._withUnsafeGuaranteedRef {
             gate.enter(
                 on: $0,
@@ -229,8 +240,7 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         {
             return found
         }
-        gate.leave()
-        return .throughTheStore
+        return FirstRead(throughTheStoreInsideGate: true)
     }
 
     /// Ends the first read that `beginFirstRead(of:)` found its value for, once the caller copied

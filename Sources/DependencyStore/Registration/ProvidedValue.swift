@@ -1,3 +1,5 @@
+internal import DependencyStoreAtomics
+
 /// A value given to a store with `provide(_:for:)` without a name, as the store keeps it until
 /// something needs its registration, when no room of the store's core takes it
 /// (`ProvidedValueRoom`: the value is too wide, or the rooms are taken): one allocation, the value
@@ -182,12 +184,22 @@ struct Room {
 struct ProvidedValues {
     /// The first word of the core's rooms.
     private let rooms: UnsafeMutablePointer<Int>
+    /// The core's filter of the types whose values went into rooms (`StoreCore.providedFilter`).
+    private let filter: UnsafeMutablePointer<Int>
     /// How many rooms are in use: what `isEmpty` reads, without reading the rooms.
     private(set) var roomsInUse = 0
     private var boxes = TypeTable<ProvidedValue>()
 
-    init(rooms: UnsafeMutablePointer<Int>) {
+    init(rooms: UnsafeMutablePointer<Int>, filter: UnsafeMutablePointer<Int>) {
         self.rooms = rooms
+        self.filter = filter
+    }
+
+    /// The bit of `key` in the filter: one of 64, by a multiplicative hash of the type's address.
+    @inline(__always)
+    static func filterBit(of key: ObjectIdentifier) -> Int {
+        let hash = UInt(bitPattern: Int(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15
+        return 1 << Int(hash >> (UInt(Int.bitWidth) - 6))
     }
 
     /// Whether no value is here: what every lookup that finds no registration asks.
@@ -259,6 +271,7 @@ struct ProvidedValues {
     mutating func fill(_ room: Room, for key: ObjectIdentifier) {
         room.record.pointee.key = UInt(bitPattern: key)
         roomsInUse += 1
+        dependency_store_or(filter, Self.filterBit(of: key))
     }
 
     /// Takes the value provided for `key`, if any, out of its place, as the registration `provide`

@@ -567,12 +567,14 @@ extension DependencyStore {
     /// release it (`handOut(_:as:)`), when a resolve of `key` without a name or arguments would
     /// hand that value out as it is (`Lookup.valueUnderLock`); `nil`, with the lock released,
     /// otherwise, and the resolve takes its path. What the first read of an injected property
-    /// tries when this store may register `key` (its `keyFilter` says so), so that a request's
-    /// property for a value of the request finds it without the generic lookup (about 200
-    /// instructions a read). Not generic.
+    /// tries when this store may register `key` (its `keyFilter` says so) and a room may hold a
+    /// value for it (its `providedFilter` says so), so that a request's property for a value of
+    /// the request finds it without the generic lookup (about 200 instructions a read). Not
+    /// generic.
     @inline(never)
     func providedValueInRoomLeavingLockHeld(_ key: ObjectIdentifier) -> UnsafeRawPointer? {
-        guard verifier == nil else { return nil }
+        // A type no room ever held (a registration's, say) takes no lock here.
+        guard verifier == nil, core.mayHoldInRoom(key) else { return nil }
         return registry.withLockMaybeLeftHeld { registry, leaveHeld in
             // A type is never both provided and registered (see `Registry.providedValues`).
             guard !registry.providedValues.isEmpty, handsOutProvidedValues(registry),

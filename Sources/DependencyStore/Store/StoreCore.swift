@@ -40,7 +40,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     }
 
     /// Where the rooms for provided values start in the extra words, after `membership`.
-    private static var roomsOffset: Int { 6 + keyFilterWords }
+    private static var roomsOffset: Int { 7 + keyFilterWords }
 
     /// Everything the store knows, behind its one lock.
     var registry: Lock<Registry> {
@@ -146,6 +146,23 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// end, so a store joins at most once and never after its end. In the same allocation as
     /// `stageCount`.
     var membership: UnsafeMutablePointer<Int> { extraWords + 5 + Self.keyFilterWords }
+
+    /// A filter of the types whose values have ever been put in this store's rooms (see
+    /// `ProvidedValueRoom`): one bit per type's hash, set under the registry's lock when a value
+    /// goes into a room, never cleared. A clear bit says no room holds a value for the type, so
+    /// the first read of a property need not take the lock to look (see
+    /// `DependencyStore.providedValueInRoomLeavingLockHeld`); a set one may be another type's.
+    /// A value put in a room while the read runs, on another thread, may or may not be seen, as
+    /// with any change made while a resolve runs; the read's general path, which takes the lock,
+    /// finds it. Set through `ProvidedValues` only; the word before the rooms.
+    var providedFilter: UnsafeMutablePointer<Int> { extraWords + 6 + Self.keyFilterWords }
+
+    /// Whether a room of this store may hold a value provided for `key`: `false` means none ever
+    /// did (see `providedFilter`). A relaxed load, with no lock.
+    @inline(__always)
+    func mayHoldInRoom(_ key: ObjectIdentifier) -> Bool {
+        dependency_store_load_relaxed(providedFilter) & ProvidedValues.filterBit(of: key) != 0
+    }
 
     /// `body` on the parent, `nil` for a store without one. Borrowed, not retained: every store
     /// holds its parent, and the caller this one.
@@ -405,7 +422,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
             self.parent = parent
             self.origin = origin
             self.verifier = verifier
-            providedValues = ProvidedValues(rooms: rooms)
+            providedValues = ProvidedValues(rooms: rooms, filter: rooms - 1)
         }
         /// Whether a `.weak` slot of this store has ever held an instance (which `keptCount` does
         /// not count). With `keptCount` 0, no slot of the store holds anything: its end has
