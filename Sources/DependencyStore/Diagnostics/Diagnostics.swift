@@ -156,7 +156,7 @@ extension DependencyStore {
     /// The stores layered over this one, at any depth, between it and the store current on this
     /// thread or task (the one resolving, else the one `execute` made current), that one first.
     private func storesCurrentOverThis() -> [DependencyStore] {
-        var candidates = [DependencyStore.current].compactMap { $0 }
+        var candidates = [DependencyStore.current]
         if let resolving = ResolutionStack.withCurrentIfCreated({ $0.currentStore }) {
             candidates.insert(resolving, at: 0)
         }

@@ -41,7 +41,7 @@ enum InjectedBinding {
             return store._withUnsafeGuaranteedRef { .core(stack.propertyOrigin(in: $0.core)) }
         }
         if let binding { return binding }
-        return .store(DependencyStore.current ?? DependencyStore.root)
+        return .store(DependencyStore.current)
     }
 
     /// The verification copy the property was created in, if it was: what records its edge.
