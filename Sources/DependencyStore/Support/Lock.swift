@@ -5,14 +5,11 @@ internal import DependencyStoreAtomics
 
 #if canImport(os)
 import os
-/// The platform mutex: `os_unfair_lock` on Apple platforms, a pthread mutex elsewhere.
+/// The platform mutex: `os_unfair_lock` on Apple platforms; on Linux, a word on a futex (see
+/// `DependencyStoreMutex.h`).
 @usableFromInline typealias PlatformMutex = os_unfair_lock_s
-#elseif canImport(Glibc)
-import Glibc
-@usableFromInline typealias PlatformMutex = pthread_mutex_t
-#elseif canImport(Musl)
-import Musl
-@usableFromInline typealias PlatformMutex = pthread_mutex_t
+#else
+@usableFromInline typealias PlatformMutex = Int32
 #endif
 
 /// The one lock type of the library: it owns a piece of mutable state and hands it out only
@@ -161,20 +158,14 @@ extension Lock where State == Void {
 /// The platform mutex's operations, on the mutex in a `LockStorage`, the one holder of a mutex.
 /// The memory must not move while the mutex lives.
 extension UnsafeMutablePointer where Pointee == PlatformMutex {
-    /// Initialises the mutex in this (allocated, uninitialised) memory: a default pthread mutex
-    /// by its static initialiser (see `DependencyStoreMutex.h`), or an unlocked os_unfair_lock.
+    /// Initialises the mutex in this (allocated, uninitialised) memory: unlocked, all zeros, for
+    /// an os_unfair_lock and a futex word alike.
     func initializeMutex() {
         initialize(to: PlatformMutex())
-        #if !canImport(os)
-        dependency_store_mutex_initialize(self)
-        #endif
     }
 
-    /// Destroys the mutex; the caller frees the memory.
+    /// Destroys the mutex; the caller frees the memory. Neither kind holds anything.
     func destroyMutex() {
-        #if !canImport(os)
-        pthread_mutex_destroy(self)
-        #endif
         deinitialize(count: 1)
     }
 
@@ -183,7 +174,7 @@ extension UnsafeMutablePointer where Pointee == PlatformMutex {
         #if canImport(os)
         os_unfair_lock_lock(self)
         #else
-        pthread_mutex_lock(self)
+        dependency_store_word_lock(self)
         #endif
     }
 
@@ -192,7 +183,7 @@ extension UnsafeMutablePointer where Pointee == PlatformMutex {
         #if canImport(os)
         os_unfair_lock_unlock(self)
         #else
-        pthread_mutex_unlock(self)
+        dependency_store_word_unlock(self)
         #endif
     }
 }
