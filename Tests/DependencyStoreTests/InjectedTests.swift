@@ -101,6 +101,34 @@ import Testing
         #expect(holders.allSatisfy { $0.$token.isResolved && $0.$requestToken.isResolved })
     }
 
+    /// A property keeps its value in its own storage and destroys it with it, the way the value's
+    /// type needs (`ValueDestruction`): an instance of a class is released, an existential and a
+    /// struct holding a reference are destroyed through their type, a trivial value needs nothing.
+    /// Each instance is released with the last property that held it, and not before.
+    @Test func aPropertysValueIsReleasedWithTheProperty() {
+        weak var instance: SessionToken?
+        weak var inExistential: SessionToken?
+        weak var inStruct: SessionToken?
+        do {
+            let store = DependencyStore()
+            store.provide(SessionToken())
+            store.register(SessionToken(), for: Token.self, scope: .singleton)
+            store.provide(RequestToken(token: SessionToken()))
+            store.provide(7, for: Int.self)
+            var holder: ValueKindsHolder? = store.execute { ValueKindsHolder() }
+            instance = holder?.instance
+            inExistential = holder?.existential as? SessionToken
+            inStruct = holder?.inStruct.token
+            #expect(holder?.trivial == 7)
+            _ = store.unregister(SessionToken.self)
+            _ = store.unregister(RequestToken.self)
+            _ = store.reset(.singleton)
+            #expect(instance != nil && inExistential != nil && inStruct != nil, "the property holds them")
+            holder = nil
+        }
+        #expect(instance == nil && inExistential == nil && inStruct == nil, "released with the property")
+    }
+
     @MainActor @Test func worksInASendableStructAnActorAndAMainActorClass() async {
         let store = DependencyStore()
         store.register(SendableClock(now: 5), for: SendableClockType.self)
@@ -150,6 +178,14 @@ struct TokenHolder: Sendable {
 /// A request's own value holding a token.
 struct RequestToken: Sendable {
     let token: SessionToken
+}
+
+/// A property of each way a value is destroyed.
+final class ValueKindsHolder {
+    @Injected var instance: SessionToken
+    @Injected var existential: Token
+    @Injected var inStruct: RequestToken
+    @Injected var trivial: Int
 }
 
 struct RequestTokenHolder: Sendable {

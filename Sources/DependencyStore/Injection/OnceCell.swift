@@ -22,7 +22,7 @@ struct OnceCell<Value> {
     init(binding: consuming InjectedBinding, name: String?, requester: Requester) {
         (storage, gate) = OnceStorage.make(
             binding: binding, name: name, requester: requester, valueType: Value.self,
-            words: Self.roomInWords)
+            destruction: .generic, words: Self.roomInWords)
     }
 
     /// The cell of an `@Injected` (or, with `optional`, an `@OptionalInjected`) property being
@@ -35,8 +35,8 @@ struct OnceCell<Value> {
         propertyDeclaredAt fileID: StaticString, line: UInt, name: String?, declaring declared: Any.Type, optional: Bool
     ) {
         (storage, gate) = OnceStorage.makeForPropertyBeingCreated(
-            valueType: Value.self, words: Self.roomInWords, declaring: declared, optional: optional, name: name,
-            fileID: fileID, line: line)
+            valueType: Value.self, destruction: .of(Value.self), words: Self.roomInWords, declaring: declared,
+            optional: optional, name: name, fileID: fileID, line: line)
     }
 
     /// Where the storage keeps a `Value`: the first address its alignment allows in the
@@ -159,8 +159,13 @@ struct OnceHeader {
     let requester: Requester
     /// The type of the value, to destroy it with the storage.
     let valueType: Any.Type
+    /// How the value is destroyed with the storage.
+    let destruction: ValueDestruction
 
-    init(binding: InjectedBinding, name: String?, requester: Requester, valueType: Any.Type) {
+    init(
+        binding: InjectedBinding, name: String?, requester: Requester, valueType: Any.Type,
+        destruction: ValueDestruction
+    ) {
         gateMemory = (nil, nil)
         if case .store(let store) = binding {
             self.store = Unmanaged.passUnretained(store)
@@ -171,6 +176,7 @@ struct OnceHeader {
         self.name = name
         self.requester = requester
         self.valueType = valueType
+        self.destruction = destruction
     }
 
     /// Where the gate's memory is in the header: first, at 0. A constant rather than
@@ -190,13 +196,16 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
     /// instructions a property). The binding is moved into the header, where the closure would
     /// copy it and this function release it.
     static func make(
-        binding: consuming InjectedBinding, name: String?, requester: Requester, valueType: Any.Type, words: Int
+        binding: consuming InjectedBinding, name: String?, requester: Requester, valueType: Any.Type,
+        destruction: ValueDestruction, words: Int
     ) -> (OnceStorage, RawGate) {
         var binding = Optional(binding)
         let buffer = create(minimumCapacity: words) { _ in
             var taken: InjectedBinding?
             swap(&taken, &binding)
-            return OnceHeader(binding: taken.unsafelyUnwrapped, name: name, requester: requester, valueType: valueType)
+            return OnceHeader(
+                binding: taken.unsafelyUnwrapped, name: name, requester: requester, valueType: valueType,
+                destruction: destruction)
         }
         let storage = unsafeDowncast(buffer, to: OnceStorage.self)
         let gate = storage.withUnsafeMutablePointerToHeader { header in
@@ -269,14 +278,15 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
     /// is a verification copy. All a property's creation runs in the library, in one call.
     @usableFromInline @inline(never)
     static func makeForPropertyBeingCreated(
-        valueType: Any.Type, words: Int, declaring declared: Any.Type, optional: Bool, name: String?,
-        fileID: StaticString, line: UInt
+        valueType: Any.Type, destruction: ValueDestruction, words: Int, declaring declared: Any.Type, optional: Bool,
+        name: String?, fileID: StaticString, line: UInt
     ) -> (OnceStorage, RawGate) {
         let binding = InjectedBinding.forPropertyBeingCreated()
         let verifier = binding.verifier
         let location = SourceLocation(fileID: fileID, line: line)
         let made = make(
-            binding: binding, name: name, requester: .injectedProperty(location), valueType: valueType, words: words)
+            binding: binding, name: name, requester: .injectedProperty(location), valueType: valueType,
+            destruction: destruction, words: words)
         if let verifier {
             made.0.withUnsafeMutablePointerToHeader { header in
                 verifier.declared(
@@ -291,7 +301,7 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         withUnsafeMutablePointerToHeader { header in
             let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
             if let value = gate.publishedCell.pointee {
-                destroyValue(of: header.pointee.valueType, at: value)
+                header.pointee.destruction.destroy(header.pointee.valueType, at: value)
             }
         }
         // The header itself is destroyed by `ManagedBuffer`.

@@ -80,9 +80,9 @@ extension DependencyStore {
     ) {
         // A value that fits a room of the store's core is copied into a free one here, in code the
         // caller's module specialises for `T`; the rest of the work is two calls that are not
-        // generic (see `reserveRoom(for:fileID:line:)`). Anything else takes the general path.
+        // generic (see `reserveRoom(for:destruction:fileID:line:)`). Anything else takes the general path.
         if name == nil, ProvidedValueRoom.fits(T.self),
-            let room = reserveRoom(for: T.self, fileID: fileID, line: line)
+            let room = reserveRoom(for: T.self, destruction: .of(T.self), fileID: fileID, line: line)
         {
             room.bindMemory(to: T.self, capacity: 1).initialize(to: value)
             fillReservedRoom(at: room, for: T.self)
@@ -250,12 +250,15 @@ extension DependencyStore {
     /// value replaces it), an assembly is being applied (which the registration records), or no
     /// room is free (the value is boxed).
     @usableFromInline
-    func reserveRoom(for type: Any.Type, fileID: StaticString, line: UInt) -> UnsafeMutableRawPointer? {
+    func reserveRoom(
+        for type: Any.Type, destruction: ValueDestruction, fileID: StaticString, line: UInt
+    ) -> UnsafeMutableRawPointer? {
         guard !AssemblyTag.isBeingApplied else { return nil }
         let key = ObjectIdentifier(type)
         return registry.withLockMaybeLeftHeld { registry, leaveHeld in
             guard registry.stored(key, nil) == nil, !registry.providedValues.contains(key),
-                let room = registry.providedValues.reserveRoom(at: SourceLocation(fileID: fileID, line: line))
+                let room = registry.providedValues.reserveRoom(
+                    at: SourceLocation(fileID: fileID, line: line), destruction: destruction)
             else { return nil }
             // What this store registers is about to change: the sharing rule's check first.
             core.checkShadowingIfStale(&registry)
@@ -264,7 +267,7 @@ extension DependencyStore {
         }
     }
 
-    /// Counts the value the caller placed in the room `reserveRoom(for:fileID:line:)` gave it as
+    /// Counts the value the caller placed in the room `reserveRoom(for:destruction:fileID:line:)` gave it as
     /// provided for `type`, and releases the lock that call left held.
     @usableFromInline
     func fillReservedRoom(at address: UnsafeMutableRawPointer, for type: Any.Type) {

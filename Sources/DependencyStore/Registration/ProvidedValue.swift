@@ -84,6 +84,8 @@ struct ProvidedValueRoom {
     var key: UInt
     /// Where `provide` was called.
     var location: SourceLocation
+    /// How the value is destroyed at the core's end, if it is still here.
+    var destruction: ValueDestruction
 
     /// How many rooms a core has: as many as a request usually provides values.
     static var count: Int { 2 }
@@ -168,7 +170,7 @@ struct Room {
     /// Destroys the value, if the room is in use, and frees the room: at the core's end.
     func dropValue() {
         guard isInUse else { return }
-        destroyValue(of: record.pointee.type, at: valueAddress)
+        record.pointee.destruction.destroy(record.pointee.type, at: valueAddress)
         record.pointee.key = 0
     }
 
@@ -247,7 +249,7 @@ struct ProvidedValues {
     /// be provided for `T` yet.
     @inline(__always)
     mutating func add<T>(_ value: T, at location: SourceLocation, box: ProvidedValue?) {
-        if box == nil, let room = reserveRoom(at: location) {
+        if box == nil, let room = reserveRoom(at: location, destruction: .of(T.self)) {
             // Copied in under the lock: a copy runs no user code, only retains.
             room.place(value)
             fill(room, for: ObjectIdentifier(T.self))
@@ -256,13 +258,15 @@ struct ProvidedValues {
         boxes[ObjectIdentifier(T.self)] = box ?? ProvidedValue.make(value, location: location)
     }
 
-    /// A free room, which from now on says it holds a value provided at `location`, or `nil` when
+    /// A free room, which from now on says it holds a value provided at `location`, destroyed by
+    /// `destruction`, or `nil` when
     /// none is free. The caller places the value there (`Room.place`), then calls `fill`, under
     /// the same hold of the store's lock.
     @inline(__always)
-    func reserveRoom(at location: SourceLocation) -> Room? {
+    func reserveRoom(at location: SourceLocation, destruction: ValueDestruction) -> Room? {
         guard roomsInUse < ProvidedValueRoom.count, let room = firstRoom({ !$0.isInUse }) else { return nil }
         room.record.pointee.location = location
+        room.record.pointee.destruction = destruction
         return room
     }
 
