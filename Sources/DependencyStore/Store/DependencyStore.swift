@@ -51,8 +51,8 @@ public final class DependencyStore {
     private let ownsCore: Bool
 
     /// Everything the store knows, behind its one lock: the core's, held here too so that a
-    /// resolve reads it without going through the core.
-    let registry: Lock<StoreCore.Registry>
+    /// resolve reads it without going through the core, and borrowed: `core` holds the storage.
+    let registry: BorrowedLock<StoreCore.Registry>
 
     /// The store that resolves what this one does not register itself, if any.
     public var parent: DependencyStore? { core.parent }
@@ -93,7 +93,7 @@ public final class DependencyStore {
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
         core = StoreCore.make(
             origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: nil, verifier: nil)
-        registry = core.registry
+        registry = BorrowedLock(of: core)
         self.verifier = core.verifier
         stageCount = core.stageCount
         ownsCore = true
@@ -127,7 +127,7 @@ public final class DependencyStore {
     public init(parent: DependencyStore, fileID: StaticString = #fileID, line: UInt = #line) {
         core = StoreCore.make(
             origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: parent, verifier: nil)
-        registry = core.registry
+        registry = BorrowedLock(of: core)
         self.verifier = core.verifier
         stageCount = core.stageCount
         ownsCore = true
@@ -138,7 +138,7 @@ public final class DependencyStore {
 
     init(origin: Origin, verifier: Verifier? = nil) {
         core = StoreCore.make(origin: origin, parent: nil, verifier: verifier)
-        registry = core.registry
+        registry = BorrowedLock(of: core)
         self.verifier = core.verifier
         stageCount = core.stageCount
         ownsCore = true
@@ -148,7 +148,7 @@ public final class DependencyStore {
     /// so that diagnostics name the user's test rather than the library's file.
     package init(forTest name: String) {
         core = StoreCore.make(origin: .test(name), parent: nil, verifier: nil)
-        registry = core.registry
+        registry = BorrowedLock(of: core)
         verifier = core.verifier
         stageCount = core.stageCount
         ownsCore = true
@@ -158,7 +158,7 @@ public final class DependencyStore {
     /// store keeps resolves through on its first read, while the store exists and after it went.
     private init(borrowing core: StoreCore) {
         self.core = core
-        registry = core.registry
+        registry = BorrowedLock(of: core)
         self.verifier = core.verifier
         stageCount = core.stageCount
         ownsCore = false

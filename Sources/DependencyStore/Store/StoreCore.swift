@@ -373,7 +373,6 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// Registrations without a name, by `ObjectIdentifier` of the type they are for: the
         /// table the common resolve reads (see `TypeTable`).
         var unnamed = TypeTable<AnyRegistration>()
-        var named: [NamedKey: AnyRegistration] = .init()
         /// Set when this store registers a type (and name) that an ancestor registers too, or when
         /// its next check finds that an ancestor registered one this store already has
         /// (`StoreCore.sharesAncestorsInstances(_:)`), or when it first gets a decorator, a
@@ -389,15 +388,6 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// Set when the store is released: from then on a cached scope builds for the one resolve
         /// that asks and keeps nothing, so nothing can tie the core to an instance again.
         var isClosed = false
-        /// The cores of the stores layered over this one that joined it (`StoreCore.joinAncestors`:
-        /// before they registered something other than a provided value, or made a slot for an
-        /// inherited registration) and have not ended: a replaced registration must reach the
-        /// instances they keep for it. Held strongly, and removed by
-        /// the child itself when it ends (`close()`), under this lock: a weak reference would give
-        /// every child core a side-table reference count, an allocation and the slow path on each
-        /// of its retains and releases, about 1,500 instructions a store per request. An ended
-        /// store keeps nothing a parent's change must reach (see `close()`).
-        var children: [StoreCore] = []
         /// What `observeResolves` installed, `nil` for none; see `Tracing/`.
         var observers: ResolveObservers?
         /// How many instances this store's slots have kept, ever: the last one's `sequence`.
@@ -468,6 +458,23 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
             return made
         }
 
+        /// Registrations with a name, by type and name.
+        var named: [NamedKey: AnyRegistration] {
+            get { extras?.named ?? .init() }
+            _modify { yield &extrasForChange().named }
+        }
+        /// The cores of the stores layered over this one that joined it (`StoreCore.joinAncestors`:
+        /// before they registered something other than a provided value, or made a slot for an
+        /// inherited registration) and have not ended: a replaced registration must reach the
+        /// instances they keep for it. Held strongly, and removed by
+        /// the child itself when it ends (`close()`), under this lock: a weak reference would give
+        /// every child core a side-table reference count, an allocation and the slow path on each
+        /// of its retains and releases, about 1,500 instructions a store per request. An ended
+        /// store keeps nothing a parent's change must reach (see `close()`).
+        var children: [StoreCore] {
+            get { extras?.children ?? [] }
+            _modify { yield &extrasForChange().children }
+        }
         /// This store's own instances of cached-scope registrations it inherited from an ancestor,
         /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
         /// identifier cannot be reused while the entry exists.
@@ -657,6 +664,8 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// first use (`Registry.extrasForChange`): a store that uses none of them neither initialises
     /// nor destroys them. Only ever touched under the registry's lock, through the registry.
     final class Extras {
+        @exclusivity(unchecked) var named: [NamedKey: AnyRegistration] = .init()
+        @exclusivity(unchecked) var children: [StoreCore] = []
         @exclusivity(unchecked) var inheritedSlots:
             [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] = .init()
         @exclusivity(unchecked) var contributions: [ObjectIdentifier: [AnyRegistration]] = .init()

@@ -25,8 +25,8 @@ import os
 ///
 /// The lock is not recursive. Code inside `withLock` must not call back into anything that takes
 /// the same lock, and never runs user code (factories) unless a caller says why that is safe.
-struct Lock<State>: @unchecked Sendable {
-    private let storage: LockStorage<State>
+struct Lock<State>: LockOperations, @unchecked Sendable {
+    let storage: LockStorage<State>
 
     /// A lock over `initialState`, made where it is kept (see `LockStorage.make`).
     init(_ initialState: @autoclosure () -> State) {
@@ -45,7 +45,28 @@ struct Lock<State>: @unchecked Sendable {
     func isSame(as other: Lock<State>) -> Bool {
         storage === other.storage
     }
+}
 
+/// The lock of a storage that its holder keeps alive otherwise, without a reference of its own:
+/// a store's handle holds its core, which is the storage of its registry's lock, and a second
+/// strong reference to it cost a retain and a release with every store.
+struct BorrowedLock<State>: LockOperations, @unchecked Sendable {
+    unowned(unsafe) let storage: LockStorage<State>
+
+    /// The lock of `storage`, which must outlive this.
+    @inline(__always)
+    init(of storage: LockStorage<State>) {
+        self.storage = storage
+    }
+}
+
+/// The operations of a lock (`Lock`, `BorrowedLock`) on the state and mutex of its storage.
+protocol LockOperations {
+    associatedtype State
+    var storage: LockStorage<State> { get }
+}
+
+extension LockOperations {
     /// Runs `body` with exclusive access to the state.
     @inline(__always)
     func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
