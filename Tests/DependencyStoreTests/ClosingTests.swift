@@ -550,6 +550,35 @@ private final class WeakPartReader: @unchecked Sendable {
         #expect(cancelled.value == true)
     }
 
+    /// An `async` close that a shutdown starts past its deadline is cancelled from its first line,
+    /// before anything it awaits: its task cancels itself before the close runs. A task cancelled
+    /// by the queue once made could run its close first, uncancelled, and end as closed (once
+    /// under the thread sanitizer, in `theAsyncClosesAfterOneThatMissedTheDeadline...`).
+    @Test func anAsyncCloseStartedPastTheDeadlineIsCancelledFromItsFirstLine() async {
+        let uncancelled = Counter()
+        let started = Counter()
+        for _ in 0..<20 {
+            let log = CloseLog()
+            let store = DependencyStore()
+            for name in ["first", "second", "third"] {
+                store.register(Socket.self, name: name, scope: .singleton) { _ in Socket(log: log) }
+                    .closing { socket async in
+                        started.increment()
+                        if !Task.isCancelled { uncancelled.increment() }
+                        socket.close()
+                    }
+                _ = store.resolve(Socket.self, name: name)
+            }
+            store.register(Outbox.self, scope: .singleton) { _ in Outbox(log: log, seconds: 60) }
+            _ = store.resolve(Outbox.self)  // closed first, and stuck
+
+            let report = await store.shutdown(timeout: 0.01)
+            #expect(report.missedDeadline.count == 4)
+        }
+        await eventually("the cancelled closes") { started.value == 60 }
+        #expect(uncancelled.value == 0)
+    }
+
     // MARK: - Failures are reported
 
     @Test func aCloseThatThrowsIsInTheCloseReportAndTheOthersStillClose() async {

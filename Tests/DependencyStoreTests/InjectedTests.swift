@@ -110,19 +110,20 @@ import Testing
         weak var inExistential: SessionToken?
         weak var inStruct: SessionToken?
         do {
-            let store = DependencyStore()
-            store.provide(SessionToken())
-            store.register(SessionToken(), for: Token.self, scope: .singleton)
-            store.provide(RequestToken(token: SessionToken()))
-            store.provide(7, for: Int.self)
-            var holder: ValueKindsHolder? = store.execute { ValueKindsHolder() }
+            // Not unregistered nor reset to let the store's references go: a removal keeps what it
+            // removed until no resolve begun before it runs, any test's (see `Tombstones`). The
+            // store's end lets them go at once.
+            var store: DependencyStore? = DependencyStore()
+            store?.provide(SessionToken())
+            store?.register(SessionToken(), for: Token.self, scope: .singleton)
+            store?.provide(RequestToken(token: SessionToken()))
+            store?.provide(7, for: Int.self)
+            var holder = store?.execute { ValueKindsHolder() }
             instance = holder?.instance
             inExistential = holder?.existential as? SessionToken
             inStruct = holder?.inStruct.token
             #expect(holder?.trivial == 7)
-            _ = store.unregister(SessionToken.self)
-            _ = store.unregister(RequestToken.self)
-            _ = store.reset(.singleton)
+            store = nil
             #expect(instance != nil && inExistential != nil && inStruct != nil, "the property holds them")
             holder = nil
         }

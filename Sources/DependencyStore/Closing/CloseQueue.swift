@@ -216,7 +216,14 @@ final class CloseQueue: Sendable {
         case .async(let body):
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ended = OneShot(continuation)
+                // Decided before its task exists: a close past a shutdown's deadline cancels its own
+                // task before its body runs, so that it starts cancelled. Cancelled from here once
+                // made, its body could run first, uncancelled, and end as closed (seen under the
+                // thread sanitizer).
+                let pastDeadline = state.withLock { item.index <= $0.abandonedUpTo }
+                if pastDeadline { fate.withLock { $0 = .abandoned } }
                 let task = Task.detached {
+                    if pastDeadline { withUnsafeCurrentTask { $0?.cancel() } }
                     let outcome: CloseOutcome
                     do {
                         try await body()
@@ -227,13 +234,19 @@ final class CloseQueue: Sendable {
                     Self.record(outcome, of: item, fate: fate)
                     ended.resume(returning: ())
                 }
-                let pastDeadline = state.withLock { state -> Bool in
+                if pastDeadline {
+                    ended.resume(returning: ())
+                    return
+                }
+                // Running from now on, for a deadline to cancel; one that passed since the look
+                // above cancels it here.
+                let passedMeanwhile = state.withLock { state -> Bool in
                     guard item.index > state.abandonedUpTo else { return true }
                     state.running = Running(
                         item: item, fate: fate, task: task, stopAwaiting: { ended.resume(returning: ()) })
                     return false
                 }
-                if pastDeadline {
+                if passedMeanwhile {
                     fate.withLock { $0 = .abandoned }
                     task.cancel()
                     ended.resume(returning: ())

@@ -132,13 +132,20 @@ extension Verifier {
                 if first { continuation.resume(returning: finished) }
             }
             let deadline = Task {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                do {
+                    try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                } catch {
+                    // Cancelled: the build ended first and answered before it cancelled this. A
+                    // cancelled sleep must not answer "timed out": between the cancel and the
+                    // build's answer, it could come first.
+                    return
+                }
                 resume(false)
             }
             Task {
                 await task.value
-                deadline.cancel()
                 resume(true)
+                deadline.cancel()
             }
         }
     }
