@@ -68,9 +68,9 @@ import Testing
     }
 
     /// The first reads that find their value without the store's generic resolve (a value the
-    /// request's store provides, in a room, under the store's lock; an app singleton the app's
-    /// store publishes, under the thread's hazard; see `OnceStorage.beginFirstRead(of:)`) hold
-    /// the property's gate too: 16 threads released together onto each fresh property all read
+    /// request's store provides, in a room, or a singleton it keeps itself, under the store's lock;
+    /// an app singleton the app's store publishes, under the thread's hazard; see
+    /// `OnceStorage.beginFirstRead(of:)`) hold the property's gate too: 16 threads released together onto each fresh property all read
     /// the one value, and the property publishes once (a second publish traps).
     @Test func manyThreadsReadingFirstAtOnceGetTheOneProvidedOrSharedValue() {
         let app = DependencyStore()
@@ -80,6 +80,9 @@ import Testing
         let request = DependencyStore(parent: app)
         let provided = RequestToken(token: SessionToken())
         request.provide(provided)
+        // Kept by the request's store itself, built before the properties' first reads.
+        request.register(Session(7), for: Session.self, scope: .singleton)
+        let kept = ObjectIdentifier(request.resolve(Session.self))
         let rounds = 60
         let holders = request.execute { (0..<rounds).map { _ in RequestTokenHolder() } }
         let wrong = Counter()
@@ -88,17 +91,22 @@ import Testing
             // Half the threads read the two properties in the other order.
             let token: Token
             let requestToken: RequestToken
+            let session: Session
             if thread.isMultiple(of: 2) {
                 token = holder.token
                 requestToken = holder.requestToken
+                session = holder.session
             } else {
+                session = holder.session
                 requestToken = holder.requestToken
                 token = holder.token
             }
-            if token !== shared || requestToken.token !== provided.token { wrong.increment() }
+            if token !== shared || requestToken.token !== provided.token || ObjectIdentifier(session) != kept {
+                wrong.increment()
+            }
         }
         #expect(wrong.value == 0)
-        #expect(holders.allSatisfy { $0.$token.isResolved && $0.$requestToken.isResolved })
+        #expect(holders.allSatisfy { $0.$token.isResolved && $0.$requestToken.isResolved && $0.$session.isResolved })
     }
 
     /// A property keeps its value in its own storage and destroys it with it, the way the value's
@@ -189,9 +197,10 @@ final class ValueKindsHolder {
     @Injected var trivial: Int
 }
 
-struct RequestTokenHolder: Sendable {
+struct RequestTokenHolder: @unchecked Sendable {
     @Injected var token: Token
     @Injected var requestToken: RequestToken
+    @Injected var session: Session
 }
 
 /// Registers `Token` with a factory that does `factoryWork`, makes a property holder for each of

@@ -577,11 +577,47 @@ extension DependencyStore {
         guard verifier == nil, core.mayHoldInRoom(key) else { return nil }
         return registry.withLockMaybeLeftHeld { registry, leaveHeld in
             // A type is never both provided and registered (see `Registry.providedValues`).
-            guard !registry.providedValues.isEmpty, handsOutProvidedValues(registry),
-                case .room(let room) = registry.providedValues.place(of: key)
-            else { return nil }
+            guard let address = roomAddress(of: key, in: registry) else { return nil }
             leaveHeld = true
-            return UnsafeRawPointer(room.valueAddress)
+            return address
+        }
+    }
+
+    /// Where the value provided for `key` is, in a room of this store, when a resolve that takes
+    /// kept instances hands it out as it is. Call with this store's lock held, on its registry.
+    @inline(__always)
+    private func roomAddress(of key: ObjectIdentifier, in registry: borrowing StoreCore.Registry) -> UnsafeRawPointer? {
+        guard !registry.providedValues.isEmpty, handsOutProvidedValues(registry),
+            case .room(let room) = registry.providedValues.place(of: key)
+        else { return nil }
+        return UnsafeRawPointer(room.valueAddress)
+    }
+
+    /// The address of what this store itself has for `key` (without a name or arguments), with
+    /// the store's lock left held for the caller to copy it and release it, when a resolve would
+    /// hand it out as it is: a value provided in a room (as `providedValueInRoomLeavingLockHeld`),
+    /// or the instance this store keeps for its own registration of a cached scope, built
+    /// already, of a registration without arguments or isolation, in a store without observers
+    /// (`Lookup.kept`, which the lock keeps in its slot meanwhile). `nil`, with the lock
+    /// released, otherwise. What the first read of a property finds through a store that may
+    /// register `key` (see `findForFirstRead`). Not generic.
+    @inline(never)
+    private func ownValueLeavingLockHeld(_ key: ObjectIdentifier) -> UnsafeRawPointer? {
+        guard verifier == nil else { return nil }
+        let mayBeInRoom = core.mayHoldInRoom(key)
+        return registry.withLockMaybeLeftHeld { registry, leaveHeld in
+            let found: UnsafeRawPointer?
+            if let stored = registry.stored(key, nil) {
+                if registry.observers == nil, stored.isPlain, stored.lifetime == .cached, let kept = stored.slot?.kept {
+                    found = UnsafeRawPointer(unsafeDowncast(kept, to: InstanceBox.self).valueAddress)
+                } else {
+                    found = nil
+                }
+            } else {
+                found = mayBeInRoom ? roomAddress(of: key, in: registry) : nil
+            }
+            leaveHeld = found != nil
+            return found
         }
     }
 
@@ -635,7 +671,8 @@ extension DependencyStore {
 
     /// What the first read of an `@Injected` property through this store finds of `key` (without
     /// a name or arguments) before it copies anything, with what holds it: a value this store
-    /// provides, in a room, under this store's lock (`providedValueInRoomLeavingLockHeld`); or an
+    /// provides, in a room, or an instance it keeps of its own registration, under this store's
+    /// lock (`ownValueLeavingLockHeld`); or an
     /// instance the parent publishes (`sharedInstanceSkippingOwnLock`), under this thread's
     /// hazard (`hazard`), without retaining its box. `nil`, with nothing held, when the read
     /// resolves through the store instead. See `OnceStorage.beginFirstRead(of:)`.
@@ -643,7 +680,7 @@ extension DependencyStore {
         _ key: ObjectIdentifier, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> FirstRead? {
         if core.mayRegister(key) {
-            return providedValueInRoomLeavingLockHeld(key).map { FirstRead(found: $0, hazard: nil) }
+            return ownValueLeavingLockHeld(key).map { FirstRead(found: $0, hazard: nil) }
         }
         guard core.parent != nil else { return nil }
         let address = withParentSharingSkippingOwnLock { $0.sharedInstanceValue(key, protectedBy: hazard) }

@@ -11,7 +11,7 @@
 /// three-state futex mutex (as in Drepper's "Futexes Are Tricky" and Rust's standard library): a
 /// lock that finds the word free is one compare-and-exchange, an unlock one exchange, and only a
 /// contended lock or an unlock that finds a sleeper calls the kernel. A pthread mutex costs about
-/// 50 instructions more per lock and unlock, and a store takes its lock for every registration, a
+/// 40 instructions more per lock and unlock, and a store takes its lock for every registration, a
 /// lookup and its end.
 void dependency_store_word_lock_contended(int32_t *_Nonnull word);
 void dependency_store_word_wake(int32_t *_Nonnull word);
