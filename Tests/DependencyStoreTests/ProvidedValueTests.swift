@@ -414,9 +414,9 @@ struct ProvidedValueTests {
     /// First reads of `@Injected` properties copy a value out of its room, under the store's lock,
     /// while another thread moves the value out (providing another replaces it) and puts a value
     /// of another type in the room it left: every read gets a whole value of its type, the one
-    /// before or the one after. Each round, the writer waits (a millisecond at most) for a reader
-    /// to take the round's store before it replaces the value. A copy made after the lock is
-    /// released crashed here in six plain runs of six. (The thread sanitizer does not see that
+    /// before or the one after. Each round, the writer waits (0.1 ms at most) for a reader to take
+    /// the round's store before it replaces the value. A copy made after the lock is
+    /// released crashed here in three plain runs of four. (The thread sanitizer does not see that
     /// race: the copy and the move run in the runtime's value witnesses, which it does not
     /// instrument.)
     @Test func propertiesReadingAValueRacingItsReplacementGetAWholeValue() {
@@ -427,11 +427,15 @@ struct ProvidedValueTests {
         let writerDone = Counter()
         onManyThreads(threads: 3) { _, thread in
             if thread == 2 {
-                for round in 1...20_000 {
+                // At most 20,000 rounds and 2 s: in a parallel run of the suite, where the readers
+                // are slow to take a round, the waits alone took 19 s at a millisecond each and
+                // starved the tests around it.
+                let budget = Date().addingTimeInterval(2)
+                for round in 1...20_000 where Date() < budget {
                     let store = DependencyStore()
                     store.provide(RequestUser(name: "first-\(round)"))
                     current.set((round, store))
-                    let giveUp = Date().addingTimeInterval(0.001)
+                    let giveUp = Date().addingTimeInterval(0.000_1)
                     while taken.value < round, Date() < giveUp {}
                     store.provide(RequestUser(name: "second-\(round)"))
                     store.provide(RequestID(value: "other-\(round)"))
