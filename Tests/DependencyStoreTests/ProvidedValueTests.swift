@@ -385,7 +385,7 @@ struct ProvidedValueTests {
     }
 
     /// The first read of an `@Injected` property looks for a value of its store in the store's
-    /// rooms first, under the store's lock (`providedValueInRoomLeavingLockHeld`), and takes the
+    /// rooms first, under the store's lock (`ownValueLeavingLockHeld`), and takes the
     /// resolve's path when a build must be seen: it finds what a resolve finds.
     @Test func anInjectedPropertyFindsAValueAsAResolveDoes() {
         let app = DependencyStore()

@@ -233,6 +233,41 @@ private func finishesWhileAnotherThreadHoldsTheLock(
         let alive = built.value.filter { $0.value != nil }.count
         #expect(alive == 0, "\(alive) of \(built.value.count) instances are still held")
     }
+
+    /// The same through the first reads of request handlers' properties, which copy the app's
+    /// instance out of its box under the thread's hazard, without retaining the box, and clear the
+    /// hazard only after the copy (`OnceStorage.finishFirstRead`): each gets an instance the app
+    /// built, and a reset leaves none alive once nothing reads. It did not fail with the hazard
+    /// cleared before the copy, in plain runs or under the thread sanitizer: the window is a few
+    /// instructions, and the reset's discard holds the instance until after its lock. The order
+    /// rests on the protocol `whatAResetDiscardsIsNeverReleasedInsideAnotherThreadsResolve` shows.
+    @Test func requestHandlersOnEightThreadsWhileTheAppResetsReadOnlyInstancesTheAppBuilt() {
+        let app = DependencyStore()
+        let built = Recorded<[WeakRepository]>([])
+        app.register(AppRepository.self, scope: .singleton) { _ in
+            var spin = 0
+            for step in 0..<2_000 { spin &+= step }
+            let repository = AppRepository(number: spin)
+            built.update { $0.append(WeakRepository(repository)) }
+            return repository
+        }
+        let strangers = Counter()
+        onManyThreads(threads: 8, rounds: 1) { _, thread in
+            for _ in 0..<300 {
+                if thread == 0 {
+                    _ = DependencyStore(parent: app).resolve(AppRepository.self)
+                    app.reset(.singleton)
+                    continue
+                }
+                let repository = DependencyStore(parent: app).execute { RepositoryHandler() }.repository
+                if !built.value.contains(where: { $0.value === repository }) { strangers.increment() }
+            }
+        }
+        #expect(strangers.value == 0)
+        app.reset(.singleton)
+        let alive = built.value.filter { $0.value != nil }.count
+        #expect(alive == 0, "\(alive) of \(built.value.count) instances are still held")
+    }
 }
 
 /// Marks, per thread, the span of a resolve a test makes.

@@ -132,13 +132,14 @@ public struct Injected<T> {
     @usableFromInline @inline(never)
     func resolveFirstThroughTheStore(insideGate: Bool) -> T {
         let header = cell.header
-        guard insideGate else {
-            return cell.droppingBinding(InjectedBinding.resolve(T.self, from: header, arguments: .none), from: header)
-        }
-        defer { cell.gate.leave() }
-        let value = cell.droppingBinding(InjectedBinding.resolve(T.self, from: header, arguments: .none), from: header)
+        defer { if insideGate { cell.gate.leave() } }
+        // What `beginFirstRead` looks at (the store's own values and kept instances, the parent's
+        // published ones) is not looked at again: the store's resolve.
+        let value = cell.droppingBinding(
+            InjectedBinding.resolve(T.self, from: header, arguments: .none, lookingFirstWithoutResolve: false),
+            from: header)
         // Exactly once: only the thread inside the gate that found nothing published gets here.
-        cell.publish(value)
+        if insideGate { cell.publish(value) }
         return value
     }
 }

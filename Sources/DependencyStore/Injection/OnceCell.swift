@@ -81,18 +81,16 @@ struct OnceCell<Value> {
     /// after, a retain and a release each (about 60 instructions a read).
     @inline(__always)
     func droppingBinding(_ value: Value, from header: UnsafeMutablePointer<OnceHeader>) -> Value {
-        header.pointee.store = nil
-        header.pointee.binding = .resolved
+        OnceHeader.dropBinding(in: header)
         return value
     }
 
     /// Publishes `value`. Call once, from the one thread inside the gate.
     func publish(_ value: Value) {
-        precondition(gate.publishedCell.pointee == nil, "DependencyStore: an injected value was published twice")
         // The words' address first, then the value placed there: a closure that captured the
         // value would be generic over it, and not inlined in code unspecialised for its type.
         let address = placeValue(value, in: storage.withUnsafeMutablePointerToElements { $0 })
-        dependency_store_store_release(gate.publishedCell, address)
+        gate.publishOnce(address)
     }
 }
 
@@ -179,6 +177,16 @@ struct OnceHeader {
         self.destruction = destruction
     }
 
+    /// Forgets what the first read resolved from, once it has: the property holds nothing of the
+    /// store any more. Only inside the gate. Field by field, through the pointer: a `mutating`
+    /// method would be an access to the whole header, gate words included, which other threads
+    /// read and write atomically meanwhile (the thread sanitizer reports it).
+    @inline(__always)
+    static func dropBinding(in header: UnsafeMutablePointer<OnceHeader>) {
+        header.pointee.store = nil
+        header.pointee.binding = .resolved
+    }
+
     /// Where the gate's memory is in the header: first, at 0. A constant rather than
     /// `MemoryLayout.offset(of:)` kept in a `static let`, whose lazy initialisation each property
     /// would check twice, at its creation and its end; `OnceCellLayoutTests` checks that it is so.
@@ -263,11 +271,9 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
             } else {
                 header.pointee.store.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.registry.unlockLeftHeld() }
             }
-            header.pointee.store = nil
-            header.pointee.binding = .resolved
+            OnceHeader.dropBinding(in: header)
             let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
-            precondition(gate.publishedCell.pointee == nil, "DependencyStore: an injected value was published twice")
-            dependency_store_store_release(gate.publishedCell, slot)
+            gate.publishOnce(slot)
             gate.leave()
         }
     }

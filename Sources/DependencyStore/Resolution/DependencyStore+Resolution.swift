@@ -562,27 +562,6 @@ extension DependencyStore {
         registry.observers == nil && !hasStagesInScope
     }
 
-    /// The address of the value provided for `key` in a room of this store (see
-    /// `ProvidedValueRoom`), with the store's lock left held for the caller to copy the value and
-    /// release it (`handOut(_:as:)`), when a resolve of `key` without a name or arguments would
-    /// hand that value out as it is (`Lookup.valueUnderLock`); `nil`, with the lock released,
-    /// otherwise, and the resolve takes its path. What the first read of an injected property
-    /// tries when this store may register `key` (its `keyFilter` says so) and a room may hold a
-    /// value for it (its `providedFilter` says so), so that a request's property for a value of
-    /// the request finds it without the generic lookup (about 200 instructions a read). Not
-    /// generic.
-    @inline(never)
-    func providedValueInRoomLeavingLockHeld(_ key: ObjectIdentifier) -> UnsafeRawPointer? {
-        // A type no room ever held (a registration's, say) takes no lock here.
-        guard verifier == nil, core.mayHoldInRoom(key) else { return nil }
-        return registry.withLockMaybeLeftHeld { registry, leaveHeld in
-            // A type is never both provided and registered (see `Registry.providedValues`).
-            guard let address = roomAddress(of: key, in: registry) else { return nil }
-            leaveHeld = true
-            return address
-        }
-    }
-
     /// Where the value provided for `key` is, in a room of this store, when a resolve that takes
     /// kept instances hands it out as it is. Call with this store's lock held, on its registry.
     @inline(__always)
@@ -595,14 +574,15 @@ extension DependencyStore {
 
     /// The address of what this store itself has for `key` (without a name or arguments), with
     /// the store's lock left held for the caller to copy it and release it, when a resolve would
-    /// hand it out as it is: a value provided in a room (as `providedValueInRoomLeavingLockHeld`),
-    /// or the instance this store keeps for its own registration of a cached scope, built
+    /// hand it out as it is: a value provided in a room (`Lookup.valueUnderLock`), or the instance this store keeps for its own registration of a cached scope, built
     /// already, of a registration without arguments or isolation, in a store without observers
     /// (`Lookup.kept`, which the lock keeps in its slot meanwhile). `nil`, with the lock
     /// released, otherwise. What the first read of a property finds through a store that may
-    /// register `key` (see `findForFirstRead`). Not generic.
+    /// register `key` (its `keyFilter` says so; see `findForFirstRead`), without the generic
+    /// lookup (about 200 instructions a read); a type no room held takes the lock only when it is
+    /// registered here. Not generic.
     @inline(never)
-    private func ownValueLeavingLockHeld(_ key: ObjectIdentifier) -> UnsafeRawPointer? {
+    func ownValueLeavingLockHeld(_ key: ObjectIdentifier) -> UnsafeRawPointer? {
         guard verifier == nil else { return nil }
         let mayBeInRoom = core.mayHoldInRoom(key)
         return registry.withLockMaybeLeftHeld { registry, leaveHeld in

@@ -58,6 +58,14 @@ struct RawGate {
         dependency_store_load_acquire(publishedCell)
     }
 
+    /// Publishes `address`, where the value is whole: a release store, which a read of
+    /// `published` (acquire) pairs with. Once, from the one thread inside the gate.
+    @inline(__always)
+    func publishOnce(_ address: UnsafeMutableRawPointer) {
+        precondition(publishedCell.pointee == nil, "DependencyStore: an injected value was published twice")
+        dependency_store_store_release(publishedCell, address)
+    }
+
     /// The thread inside (by the address of its resolution stack), if any.
     @inline(__always)
     var owner: UnsafeMutableRawPointer? {

@@ -39,7 +39,8 @@ extension InjectedBinding {
     func resolve<T>(_ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester) -> T {
         switch self {
         case .store(let store):
-            return Self.resolve(type, name: name, arguments: arguments, requester: requester, in: store)
+            return Self.resolve(
+                type, name: name, arguments: arguments, requester: requester, in: store, lookingFirst: true)
         case .core(let origin):
             return Self.resolve(type, name: name, arguments: arguments, requester: requester, createdBy: origin)
         case .resolved:
@@ -51,30 +52,33 @@ extension InjectedBinding {
     /// read unretained (see `OnceHeader.store`), or as `resolve` does.
     @inline(__always)
     static func resolve<T>(
-        _ type: T.Type, from header: UnsafeMutablePointer<OnceHeader>, arguments: GivenArguments
+        _ type: T.Type, from header: UnsafeMutablePointer<OnceHeader>, arguments: GivenArguments,
+        lookingFirstWithoutResolve: Bool = true
     ) -> T {
         if let store = header.pointee.store {
             return store._withUnsafeGuaranteedRef {
                 resolve(
-                    type, name: header.pointee.name, arguments: arguments, requester: header.pointee.requester, in: $0)
+                    type, name: header.pointee.name, arguments: arguments, requester: header.pointee.requester, in: $0,
+                    lookingFirst: lookingFirstWithoutResolve)
             }
         }
         return header.pointee.binding.resolve(
             type, name: header.pointee.name, arguments: arguments, requester: header.pointee.requester)
     }
 
-    /// `store.resolve`, trying first a value provided to the store (see
-    /// `providedValueInRoomLeavingLockHeld`), or what the store's parent publishes (see
+    /// `store.resolve`, trying first, with `lookingFirst`, what the store itself has (see
+    /// `ownValueLeavingLockHeld`), or what the store's parent publishes (see
     /// `sharedInstanceSkippingOwnLock`).
     @inline(__always)
     private static func resolve<T>(
-        _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester, in store: DependencyStore
+        _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester, in store: DependencyStore,
+        lookingFirst: Bool
     ) -> T {
-        if name == nil, case .none = arguments {
+        if lookingFirst, name == nil, case .none = arguments {
             let key = ObjectIdentifier(type)
             if store.core.mayRegister(key) {
-                // A value of this store's own, a request's say, handed out as `resolve` would.
-                if let address = store.providedValueInRoomLeavingLockHeld(key) {
+                // A value or an instance of this store's own, handed out as `resolve` would.
+                if let address = store.ownValueLeavingLockHeld(key) {
                     return store.handOut(address, as: T.self)
                 }
             } else if let box = store.sharedInstanceSkippingOwnLock(key) {

@@ -151,7 +151,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// `ProvidedValueRoom`): one bit per type's hash, set under the registry's lock when a value
     /// goes into a room, never cleared. A clear bit says no room holds a value for the type, so
     /// the first read of a property need not take the lock to look (see
-    /// `DependencyStore.providedValueInRoomLeavingLockHeld`); a set one may be another type's.
+    /// `DependencyStore.ownValueLeavingLockHeld`); a set one may be another type's.
     /// A value put in a room while the read runs, on another thread, may or may not be seen, as
     /// with any change made while a resolve runs; the read's general path, which takes the lock,
     /// finds it. Set through `ProvidedValues` only; the word before the rooms.
