@@ -203,35 +203,7 @@ private func finishesWhileAnotherThreadHoldsTheLock(
     }
 
     @Test func requestStoresOnEightThreadsWhileTheAppResetsGetOnlyInstancesTheAppBuiltAndFreeTheRest() {
-        let app = DependencyStore()
-        let built = Recorded<[WeakRepository]>([])
-        app.register(AppRepository.self, scope: .singleton) { _ in
-            var spin = 0
-            for step in 0..<2_000 { spin &+= step }
-            let repository = AppRepository(number: spin)
-            built.update { $0.append(WeakRepository(repository)) }
-            return repository
-        }
-        let strangers = Counter()
-        onManyThreads(threads: 8, rounds: 1) { _, thread in
-            for _ in 0..<300 {
-                if thread == 0 {
-                    // A build, then its reset: the app keeps building new instances meanwhile.
-                    _ = app.resolve(AppRepository.self)
-                    app.reset(.singleton)
-                    continue
-                }
-                let repository = DependencyStore(parent: app).resolve(AppRepository.self)
-                if !built.value.contains(where: { $0.value === repository }) { strangers.increment() }
-            }
-        }
-        #expect(strangers.value == 0)
-        #expect(built.value.count >= 300)
-        // Once nothing resolves, a reset leaves nothing that was built alive: no table taken down
-        // while a request was reading it is kept after the request read it.
-        app.reset(.singleton)
-        let alive = built.value.filter { $0.value != nil }.count
-        #expect(alive == 0, "\(alive) of \(built.value.count) instances are still held")
+        expectOnlyInstancesTheAppBuiltWhileItResets { $0.resolve(AppRepository.self) }
     }
 
     /// The same through the first reads of request handlers' properties, which copy the app's
@@ -242,6 +214,17 @@ private func finishesWhileAnotherThreadHoldsTheLock(
     /// instructions, and the reset's discard holds the instance until after its lock. The order
     /// rests on the protocol `whatAResetDiscardsIsNeverReleasedInsideAnotherThreadsResolve` shows.
     @Test func requestHandlersOnEightThreadsWhileTheAppResetsReadOnlyInstancesTheAppBuilt() {
+        expectOnlyInstancesTheAppBuiltWhileItResets { $0.execute { RepositoryHandler() }.repository }
+    }
+
+    /// Seven threads read the app's repository through request stores of their own (`read`), 300
+    /// times each, while an eighth builds it and resets the app, 300 times: every read is an
+    /// instance the app built, and once nothing reads, a reset leaves none of them alive (no table
+    /// taken down while a request was reading it is kept after the request read it).
+    private func expectOnlyInstancesTheAppBuiltWhileItResets(
+        sourceLocation: Testing.SourceLocation = #_sourceLocation,
+        read: @escaping @Sendable (DependencyStore) -> AppRepository
+    ) {
         let app = DependencyStore()
         let built = Recorded<[WeakRepository]>([])
         app.register(AppRepository.self, scope: .singleton) { _ in
@@ -252,21 +235,23 @@ private func finishesWhileAnotherThreadHoldsTheLock(
             return repository
         }
         let strangers = Counter()
-        onManyThreads(threads: 8, rounds: 1) { _, thread in
+        onManyThreads(threads: 8, rounds: 1, sourceLocation: sourceLocation) { _, thread in
             for _ in 0..<300 {
                 if thread == 0 {
-                    _ = DependencyStore(parent: app).resolve(AppRepository.self)
+                    // A build, then its reset: the app keeps building new instances meanwhile.
+                    _ = app.resolve(AppRepository.self)
                     app.reset(.singleton)
                     continue
                 }
-                let repository = DependencyStore(parent: app).execute { RepositoryHandler() }.repository
+                let repository = read(DependencyStore(parent: app))
                 if !built.value.contains(where: { $0.value === repository }) { strangers.increment() }
             }
         }
-        #expect(strangers.value == 0)
+        #expect(strangers.value == 0, sourceLocation: sourceLocation)
+        #expect(built.value.count >= 300, sourceLocation: sourceLocation)
         app.reset(.singleton)
         let alive = built.value.filter { $0.value != nil }.count
-        #expect(alive == 0, "\(alive) of \(built.value.count) instances are still held")
+        #expect(alive == 0, "\(alive) of \(built.value.count) instances are still held", sourceLocation: sourceLocation)
     }
 }
 
