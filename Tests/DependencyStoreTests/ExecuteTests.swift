@@ -117,6 +117,29 @@ import Testing
         }
     }
 
+    @Test func propertiesCreatedInATaskBindToTheInnermostAsyncExecute() async {
+        let outer = DependencyStore()
+        outer.register(FixedGreeting("outer"), for: Greeting.self)
+        let inner = DependencyStore()
+        inner.register(FixedGreeting("inner"), for: Greeting.self)
+
+        let (before, inside, after) = await outer.execute {
+            let before = Screen()
+            let inside = await inner.execute {
+                await Task.yield()
+                return Screen()
+            }
+            await Task.yield()
+            return (before, inside, Screen())
+        }
+        let outside = await Task.detached { DependencyStore.shared }.value
+
+        #expect(before.greeting.text == "outer")
+        #expect(inside.greeting.text == "inner")
+        #expect(after.greeting.text == "outer", "the outer store is current again once the inner returns")
+        #expect(outside !== outer && outside !== inner, "a task with no binding gets the root store")
+    }
+
     @Test func taskCreatedInsideSyncExecuteInheritsTheStore() async {
         let store = DependencyStore()
 

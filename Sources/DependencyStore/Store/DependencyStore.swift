@@ -197,13 +197,20 @@ public final class DependencyStore {
 
     /// The store bound by `execute` for the current task (or thread, outside tasks), or the root
     /// store where none is.
-    static var current: DependencyStore { boundStore.get() }
+    static var current: DependencyStore {
+        // The runtime's lookup of the binding itself, and the reference loaded from where it
+        // keeps the value: `TaskLocal.get()` is not inlinable, so the library's call of it copied
+        // the store through its type's witnesses (about 40 instructions of every property created
+        // in a task). What `get()` returns otherwise: the default.
+        let key = UnsafeRawPointer(Unmanaged.passUnretained(boundStore).toOpaque())
+        guard let value = runtimeTaskLocalValue(key) else { return root }
+        return value.load(as: Unmanaged<DependencyStore>.self).takeUnretainedValue()
+    }
 
     /// The task-local behind `current`: a stored `TaskLocal` rather than `@TaskLocal`, whose
     /// projection could not be `@usableFromInline`, for the async `execute`, inlined into its caller.
-    /// Its value is a store, the root store by default, not an optional: each read of it (every
-    /// property created in a task) copies the value through its type's witnesses, and an
-    /// optional's take about 50 instructions more than a class reference's.
+    /// Its value is a store, the root store by default, not an optional, so that `current` can
+    /// load the reference from where the runtime keeps it.
     @usableFromInline static let boundStore = TaskLocal<DependencyStore>(wrappedValue: root)
 
     /// The store a property bound to `core` resolves through: a handle of its own over the same
@@ -252,3 +259,10 @@ extension DependencyStore: CustomStringConvertible {
         }
     }
 }
+
+/// The Concurrency runtime's lookup of a task-local's binding: what `TaskLocal.get()` calls, an
+/// entry of the runtime's stable ABI since Swift 5.5 (and in the back-deployed runtime). `key` is
+/// the `TaskLocal` object itself, as `withValue` (inlined into every binary that binds one) passes
+/// it; the answer is where the innermost binding keeps its value, or `nil` where there is none.
+@_silgen_name("swift_task_localValueGet")
+private func runtimeTaskLocalValue(_ key: UnsafeRawPointer) -> UnsafeMutableRawPointer?
