@@ -86,3 +86,44 @@ final class Reception {
             ])
     }
 }
+
+/// Names made at run time (their text lives on the heap), for properties whose values are wider
+/// than a few words or aligned beyond them: a property keeps its name after its value's room.
+enum RuntimeNames {
+    static let wide = String(repeating: "wide-", count: 8)
+    static let aligned = String(repeating: "aligned-", count: 8)
+    static let absent = String(repeating: "absent-", count: 8)
+}
+
+struct NineWords: Equatable {
+    var words: (Int, Int, Int, Int, Int, Int, Int, Int, Int)
+    static func == (lhs: NineWords, rhs: NineWords) -> Bool {
+        withUnsafeBytes(of: lhs.words) { left in withUnsafeBytes(of: rhs.words) { left.elementsEqual($0) } }
+    }
+}
+
+final class NamedWideValues {
+    @Injected(name: RuntimeNames.wide) var wide: NineWords
+    @Injected(name: RuntimeNames.aligned) var aligned: SIMD4<Double>
+    @OptionalInjected(name: RuntimeNames.absent) var absent: NineWords?
+}
+
+extension NameTests {
+    @Test func namedPropertiesOfWideAndAlignedValuesResolveByTheirNames() {
+        let store = DependencyStore()
+        let nine = NineWords(words: (1, 2, 3, 4, 5, 6, 7, 8, 9))
+        store.register(nine, for: NineWords.self, name: RuntimeNames.wide)
+        store.register(NineWords(words: (0, 0, 0, 0, 0, 0, 0, 0, 0)), for: NineWords.self)
+        store.register(SIMD4<Double>(1, 2, 3, 4), for: SIMD4<Double>.self, name: RuntimeNames.aligned)
+        store.register(SIMD4<Double>(0, 0, 0, 0), for: SIMD4<Double>.self)
+
+        let values = store.execute { NamedWideValues() }
+
+        #expect(values.wide == nine)
+        #expect(values.aligned == SIMD4<Double>(1, 2, 3, 4))
+        #expect(values.absent == nil)
+        // Read again: the published values, which the names sit after, are whole.
+        #expect(values.wide == nine)
+        #expect(values.aligned == SIMD4<Double>(1, 2, 3, 4))
+    }
+}

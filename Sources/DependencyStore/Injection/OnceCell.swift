@@ -34,9 +34,16 @@ struct OnceCell<Value> {
     init(
         propertyDeclaredAt fileID: StaticString, line: UInt, name: String?, declaring declared: Any.Type, optional: Bool
     ) {
-        (storage, gate) = OnceStorage.makeForPropertyBeingCreated(
-            valueType: Value.self, destruction: .of(Value.self), words: Self.roomInWords, declaring: declared,
-            optional: optional, name: name, fileID: fileID, line: line)
+        // Almost every property has no name: its call passes none (`name` is a constant here).
+        if let name {
+            (storage, gate) = OnceStorage.makeForPropertyBeingCreated(
+                valueType: Value.self, destruction: .of(Value.self), words: Self.roomInWords, declaring: declared,
+                optional: optional, name: name, fileID: fileID, line: line)
+        } else {
+            (storage, gate) = OnceStorage.makeForPropertyBeingCreated(
+                valueType: Value.self, destruction: .of(Value.self), words: Self.roomInWords, declaring: declared,
+                optional: optional, fileID: fileID, line: line)
+        }
     }
 
     /// Where the storage keeps a `Value`: the first address its alignment allows in the
@@ -153,17 +160,18 @@ struct OnceHeader {
     /// retained and released around the resolve, as a store read out of `binding` is (the
     /// optimiser cannot tell that the resolve leaves the header alone).
     var store: Unmanaged<DependencyStore>?
-    let name: String?
+    /// The name, when there is one: kept after the value's room (see `OnceStorage.make`), so
+    /// that a property without a name (almost all) neither retains nor releases one. A `String?`
+    /// here cost about 40 instructions a property (a copy at its creation, a destroy at its end,
+    /// two words more to write). Set once, as the storage is made.
+    var nameAddress: UnsafeMutablePointer<String>?
     let requester: Requester
     /// The type of the value, to destroy it with the storage.
     let valueType: Any.Type
     /// How the value is destroyed with the storage.
     let destruction: ValueDestruction
 
-    init(
-        binding: InjectedBinding, name: String?, requester: Requester, valueType: Any.Type,
-        destruction: ValueDestruction
-    ) {
+    init(binding: InjectedBinding, requester: Requester, valueType: Any.Type, destruction: ValueDestruction) {
         gateMemory = (nil, nil)
         if case .store(let store) = binding {
             self.store = Unmanaged.passUnretained(store)
@@ -171,7 +179,7 @@ struct OnceHeader {
             store = nil
         }
         self.binding = binding
-        self.name = name
+        nameAddress = nil
         self.requester = requester
         self.valueType = valueType
         self.destruction = destruction
@@ -186,6 +194,9 @@ struct OnceHeader {
         header.pointee.store = nil
         header.pointee.binding = .resolved
     }
+
+    /// The name the property resolves by.
+    var name: String? { nameAddress?.pointee }
 
     /// Where the gate's memory is in the header: first, at 0. A constant rather than
     /// `MemoryLayout.offset(of:)` kept in a `static let`, whose lazy initialisation each property
@@ -203,19 +214,27 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
     /// so that making one looks up no generic class's metadata at run time (about 200
     /// instructions a property). The binding is moved into the header, where the closure would
     /// copy it and this function release it.
+    @inline(__always)
     static func make(
         binding: consuming InjectedBinding, name: String?, requester: Requester, valueType: Any.Type,
         destruction: ValueDestruction, words: Int
     ) -> (OnceStorage, RawGate) {
         var binding = Optional(binding)
-        let buffer = create(minimumCapacity: words) { _ in
+        // A name takes the two words after the value's room.
+        let buffer = create(minimumCapacity: name == nil ? words : words + Self.nameWords) { _ in
             var taken: InjectedBinding?
             swap(&taken, &binding)
             return OnceHeader(
-                binding: taken.unsafelyUnwrapped, name: name, requester: requester, valueType: valueType,
+                binding: taken.unsafelyUnwrapped, requester: requester, valueType: valueType,
                 destruction: destruction)
         }
         let storage = unsafeDowncast(buffer, to: OnceStorage.self)
+        if let name {
+            storage.withUnsafeMutablePointers { header, elements in
+                header.pointee.nameAddress = UnsafeMutableRawPointer(elements + words)
+                    .initializeMemory(as: String.self, repeating: name, count: 1)
+            }
+        }
         let gate = storage.withUnsafeMutablePointerToHeader { header in
             RawGate(initializingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
         }
@@ -250,7 +269,7 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
             gate.leave()
             return FirstRead(published: published)
         }
-        if header.pointee.name == nil, let store = header.pointee.store,
+        if header.pointee.nameAddress == nil, let store = header.pointee.store,
             let found = store._withUnsafeGuaranteedRef({
                 $0.findForFirstRead(ObjectIdentifier(type), hazard: stack._withUnsafeGuaranteedRef { $0.hazard })
             })
@@ -285,7 +304,28 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
     @usableFromInline @inline(never)
     static func makeForPropertyBeingCreated(
         valueType: Any.Type, destruction: ValueDestruction, words: Int, declaring declared: Any.Type, optional: Bool,
-        name: String?, fileID: StaticString, line: UInt
+        fileID: StaticString, line: UInt
+    ) -> (OnceStorage, RawGate) {
+        makeForPropertyBeingCreated(
+            valueType: valueType, destruction: destruction, words: words, declaring: declared, optional: optional,
+            named: nil, fileID: fileID, line: line)
+    }
+
+    /// `makeForPropertyBeingCreated`, for a property with a name.
+    @usableFromInline @inline(never)
+    static func makeForPropertyBeingCreated(
+        valueType: Any.Type, destruction: ValueDestruction, words: Int, declaring declared: Any.Type, optional: Bool,
+        name: String, fileID: StaticString, line: UInt
+    ) -> (OnceStorage, RawGate) {
+        makeForPropertyBeingCreated(
+            valueType: valueType, destruction: destruction, words: words, declaring: declared, optional: optional,
+            named: name, fileID: fileID, line: line)
+    }
+
+    @inline(__always)
+    private static func makeForPropertyBeingCreated(
+        valueType: Any.Type, destruction: ValueDestruction, words: Int, declaring declared: Any.Type, optional: Bool,
+        named name: String?, fileID: StaticString, line: UInt
     ) -> (OnceStorage, RawGate) {
         let binding = InjectedBinding.forPropertyBeingCreated()
         let verifier = binding.verifier
@@ -303,12 +343,18 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         return made
     }
 
+    /// The words a name takes after the value's room.
+    private static var nameWords: Int {
+        (MemoryLayout<String>.size + MemoryLayout<UInt64>.stride - 1) / MemoryLayout<UInt64>.stride
+    }
+
     deinit {
         withUnsafeMutablePointerToHeader { header in
             let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
             if let value = gate.publishedCell.pointee {
                 header.pointee.destruction.destroy(header.pointee.valueType, at: value)
             }
+            header.pointee.nameAddress?.deinitialize(count: 1)
         }
         // The header itself is destroyed by `ManagedBuffer`.
     }
