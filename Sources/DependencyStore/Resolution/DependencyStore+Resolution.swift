@@ -588,7 +588,7 @@ extension DependencyStore {
         return registry.withLockMaybeLeftHeld { registry, leaveHeld in
             let found: UnsafeRawPointer?
             if let stored = registry.stored(key, nil) {
-                if registry.observers == nil, stored.isPlain, stored.lifetime == .cached, let kept = stored.slot?.kept {
+                if registry.observers == nil, stored.isPlain, stored.lifetime == .cached, let kept = stored.slot?.box {
                     found = UnsafeRawPointer(unsafeDowncast(kept, to: InstanceBox.self).valueAddress)
                 } else {
                     found = nil

@@ -464,8 +464,14 @@ final class ResolutionStack {
     func pop() {
         frameCount -= 1
         // The graph is empty unless a `.graph` registration was resolved inside another
-        // resolution, so the common pop pays one check.
-        if !graph.isEmpty, !isResolving { graph.removeAll(keepingCapacity: true) }
+        // resolution, so the common pop pays one check, and calls nothing.
+        if _slowPath(!graph.isEmpty) { forgetGraphUnlessResolving() }
+    }
+
+    /// Empties the graph once the top-level resolution has returned.
+    @inline(never)
+    private func forgetGraphUnlessResolving() {
+        if !isResolving { graph.removeAll(keepingCapacity: true) }
     }
 
     /// Whether a factory is running on this thread, or a resolve of several instances at once (a

@@ -58,14 +58,16 @@ extension DependencyStore {
     /// builds nothing, and holds the store unretained (`execute`'s caller holds it).
     @usableFromInline
     func pushExecuteFrame() {
-        ResolutionStack.withCurrent { $0.push(ResolutionStack.Frame(store: self, registration: nil)) }
+        ResolutionStack.currentUnretained._withUnsafeGuaranteedRef {
+            $0.push(ResolutionStack.Frame(store: self, registration: nil))
+        }
     }
 
     /// Takes the frame of `pushExecuteFrame()` off the thread's stack, when the closure returns
     /// or throws.
     @usableFromInline
     func popExecuteFrame() {
-        ResolutionStack.withCurrent { $0.pop() }
+        ResolutionStack.currentUnretained._withUnsafeGuaranteedRef { $0.pop() }
     }
 
     /// Runs asynchronous `initializations` with this store as ``DependencyStore/shared``, across
