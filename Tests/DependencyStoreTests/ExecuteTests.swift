@@ -140,12 +140,31 @@ import Testing
         #expect(outside !== outer && outside !== inner, "a task with no binding gets the root store")
     }
 
-    @Test func taskCreatedInsideSyncExecuteInheritsTheStore() async {
+    @Test func taskCreatedInsideAnAwaitedExecuteOfASynchronousClosureInheritsTheStore() async {
         let store = DependencyStore()
 
+        // In an async context, `await store.execute { ... }` is the async form.
         let task = await store.execute { Task { DependencyStore.shared } }
 
         #expect(await task.value === store)
+    }
+
+    @Test func taskCreatedInsideSyncExecuteInheritsTheStore() async {
+        let store = DependencyStore()
+
+        // Called from a synchronous function, so that the synchronous form runs, on a thread
+        // that is not in a task at the time.
+        let task = DispatchQueue(label: "sync execute").sync { Self.taskStartedInSyncExecute(of: store) }
+        let nested = DispatchQueue(label: "nested sync execute").sync {
+            DependencyStore().execute { Self.taskStartedInSyncExecute(of: store) }
+        }
+
+        #expect(await task.value === store)
+        #expect(await nested.value === store)
+    }
+
+    private static func taskStartedInSyncExecute(of store: DependencyStore) -> Task<DependencyStore, Never> {
+        store.execute { Task { DependencyStore.shared } }
     }
 
     @Test func detachedTasksAndGCDDoNotInheritButTheStoreCanBeHandedOver() async {
