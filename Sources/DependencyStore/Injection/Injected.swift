@@ -179,7 +179,7 @@ extension Injected {
             let header = cell.header
             return cell.droppingBinding(
                 try header.pointee.binding.tryResolve(
-                    T.self, name: header.pointee.name, arguments: .none, requester: header.pointee.requester),
+                    T.self, name: OnceHeader.name(in: header), arguments: .none, requester: header.pointee.requester),
                 from: header)
         }
     }

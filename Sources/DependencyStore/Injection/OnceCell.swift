@@ -75,7 +75,7 @@ struct OnceCell<Value> {
     var bindingStore: DependencyStore { header.pointee.binding.store }
 
     /// The name the property resolves by.
-    var name: String? { header.pointee.name }
+    var name: String? { OnceHeader.name(in: header) }
 
     /// Who resolves: the property on its first read, or the `Lazy` handle made of it.
     var requester: Requester { header.pointee.requester }
@@ -195,8 +195,13 @@ struct OnceHeader {
         header.pointee.binding = .resolved
     }
 
-    /// The name the property resolves by.
-    var name: String? { nameAddress?.pointee }
+    /// The name the property resolves by, read in place: through the pointer, field by field. A
+    /// computed property of the header, called through `pointee`, copied the whole header first
+    /// in an unoptimised build (gate words, binding and all), racing the gate's holder.
+    @inline(__always)
+    static func name(in header: UnsafeMutablePointer<OnceHeader>) -> String? {
+        header.pointee.nameAddress?.pointee
+    }
 
     /// Where the gate's memory is in the header: first, at 0. A constant rather than
     /// `MemoryLayout.offset(of:)` kept in a `static let`, whose lazy initialisation each property
@@ -260,10 +265,12 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         let refusal = stack._withUnsafeGuaranteedRef {
             gate.enter(
                 on: $0,
-                waitingFor: .property(type: type, name: header.pointee.name, requester: header.pointee.requester))
+                waitingFor: .property(
+                    type: type, name: OnceHeader.name(in: header), requester: header.pointee.requester))
         }
         if let refusal {
-            DependencyStore.refused(refusal, resolving: type, name: header.pointee.name, at: header.pointee.requester)
+            DependencyStore.refused(
+                refusal, resolving: type, name: OnceHeader.name(in: header), at: header.pointee.requester)
         }
         if let published = gate.published {
             gate.leave()
@@ -336,7 +343,7 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         if let verifier {
             made.0.withUnsafeMutablePointerToHeader { header in
                 verifier.declared(
-                    declared, name: header.pointee.name, optional: optional, in: header.pointee.binding.store,
+                    declared, name: OnceHeader.name(in: header), optional: optional, in: header.pointee.binding.store,
                     at: location)
             }
         }

@@ -52,7 +52,7 @@ public struct OptionalInjected<T> {
             let header = cell.header
             return cell.droppingBinding(
                 header.pointee.binding.store.resolveIfRegistered(
-                    T.self, name: header.pointee.name, requester: header.pointee.requester),
+                    T.self, name: OnceHeader.name(in: header), requester: header.pointee.requester),
                 from: header)
         }
     }

@@ -58,12 +58,13 @@ extension InjectedBinding {
         if let store = header.pointee.store {
             return store._withUnsafeGuaranteedRef {
                 resolve(
-                    type, name: header.pointee.name, arguments: arguments, requester: header.pointee.requester, in: $0,
+                    type, name: OnceHeader.name(in: header), arguments: arguments, requester: header.pointee.requester,
+                    in: $0,
                     lookingFirst: lookingFirstWithoutResolve)
             }
         }
         return header.pointee.binding.resolve(
-            type, name: header.pointee.name, arguments: arguments, requester: header.pointee.requester)
+            type, name: OnceHeader.name(in: header), arguments: arguments, requester: header.pointee.requester)
     }
 
     /// `store.resolve`, trying first, with `lookingFirst`, what the store itself has (see
