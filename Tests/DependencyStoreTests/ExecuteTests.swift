@@ -151,20 +151,40 @@ import Testing
 
     @Test func taskCreatedInsideSyncExecuteInheritsTheStore() async {
         let store = DependencyStore()
+        let seen = Recorded<[Bool]?>(nil)
 
-        // Called from a synchronous function, so that the synchronous form runs, on a thread
-        // that is not in a task at the time.
-        let task = DispatchQueue(label: "sync execute").sync { Self.taskStartedInSyncExecute(of: store) }
-        let nested = DispatchQueue(label: "nested sync execute").sync {
-            DependencyStore().execute { Self.taskStartedInSyncExecute(of: store) }
-        }
+        // On a thread of its own, outside any task: the synchronous form's binding goes to the
+        // thread's storage for bindings, which `Task {}` copies.
+        Thread {
+            let direct = Self.taskStartedInSyncExecute(of: store)
+            let nested = Self.taskStartedInNestedSyncExecute(of: store)
+            Task { seen.set([await direct.value === store, await nested.value === store]) }
+        }.start()
+        await eventually("the tasks started on the thread to answer") { seen.value != nil }
+
+        #expect(seen.value == [true, true])
+    }
+
+    @Test func taskCreatedInsideSyncExecuteInATaskInheritsTheStore() async {
+        let store = DependencyStore()
+
+        // Called from a synchronous function, so that the synchronous form runs, here inside the
+        // test's task: its binding goes to the task's storage for bindings.
+        let task = Self.taskStartedInSyncExecute(of: store)
+        let nested = Self.taskStartedInNestedSyncExecute(of: store)
 
         #expect(await task.value === store)
         #expect(await nested.value === store)
     }
 
+    /// Calls the synchronous `execute`: in a synchronous function, the async form cannot run.
     private static func taskStartedInSyncExecute(of store: DependencyStore) -> Task<DependencyStore, Never> {
         store.execute { Task { DependencyStore.shared } }
+    }
+
+    /// The same, inside another store's synchronous `execute`.
+    private static func taskStartedInNestedSyncExecute(of store: DependencyStore) -> Task<DependencyStore, Never> {
+        DependencyStore().execute { taskStartedInSyncExecute(of: store) }
     }
 
     @Test func detachedTasksAndGCDDoNotInheritButTheStoreCanBeHandedOver() async {
