@@ -70,8 +70,9 @@ import Testing
     /// The first reads that find their value without the store's generic resolve (a value the
     /// request's store provides, in a room, or a singleton it keeps itself, under the store's lock;
     /// an app singleton the app's store publishes, under the thread's hazard; see
-    /// `OnceStorage.beginFirstRead(of:)`) hold the property's gate too: 16 threads released together onto each fresh property all read
-    /// the one value, and the property publishes once (a second publish traps).
+    /// `OnceStorage.beginFirstRead(of:)`) hold the property's gate too: 16 threads released
+    /// together onto each fresh property all read the one value, and the property publishes once
+    /// (a second publish traps).
     @Test func manyThreadsReadingFirstAtOnceGetTheOneProvidedOrSharedValue() {
         let app = DependencyStore()
         app.register(SessionToken(), for: Token.self, scope: .singleton)

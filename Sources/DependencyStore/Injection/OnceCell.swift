@@ -50,9 +50,7 @@ struct OnceCell<Value> {
     /// elements (see `placeValue`).
     @inlinable
     var valueSlot: UnsafeMutableRawPointer {
-        let words = UnsafeMutableRawPointer(storage.withUnsafeMutablePointerToElements { $0 })
-        let mask = UInt(MemoryLayout<Value>.alignment - 1)
-        return UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: words) + mask) & ~mask).unsafelyUnwrapped
+        alignedAddress(storage.withUnsafeMutablePointerToElements { $0 }, alignment: MemoryLayout<Value>.alignment)
     }
 
     /// How many words of the storage's elements a `Value` takes: its size, with enough over for an
@@ -101,6 +99,18 @@ struct OnceCell<Value> {
     }
 }
 
+/// How the first read of a property got on at its gate (`OnceHeader.enterGate`).
+enum FirstReadEntry {
+    /// This thread is inside this property's own resolution, and did not enter: the factory needs
+    /// the value it is building. Waiting for the gate would deadlock; resolving again lets the
+    /// store detect the cycle on this thread's chain and trap with the whole chain.
+    case insideOwnResolution
+    /// Another read published the value, at this address; the gate is left again.
+    case published(UnsafeMutableRawPointer)
+    /// Inside the gate, with nothing published: this read resolves, publishes, then leaves.
+    case entered
+}
+
 /// What the first read of an `@Injected` property found (`OnceStorage.beginFirstRead(of:)`),
 /// before it copies anything: the value's address, and what holds the value there until the read
 /// has copied it (`OnceStorage.finishFirstRead(_:publishing:)`).
@@ -110,8 +120,9 @@ struct FirstRead {
     /// instead (see `Injected.resolveFirstThroughTheStore(insideGate:)`).
     @usableFromInline let address: UnsafeRawPointer?
     /// Whether the value was found (and the read publishes a copy, and finishes), rather than
-    /// published already by another read, which never changes and needs no finish.
-    @usableFromInline let found: Bool
+    /// published already by another read, which never changes and needs no finish: a found
+    /// value comes back inside the gate, a published one outside it.
+    @inlinable var found: Bool { address != nil && insideGate }
     /// For a read that resolves through the store: whether it holds the gate, which it leaves
     /// once it has published; `false` when this thread was inside this property's own
     /// resolution already (a cycle, which the store reports).
@@ -123,25 +134,23 @@ struct FirstRead {
 
     /// The read resolves through the store, inside the gate or, in a cycle, not.
     init(throughTheStoreInsideGate insideGate: Bool) {
-        self.init(address: nil, found: false, insideGate: insideGate, hazard: nil)
+        self.init(address: nil, insideGate: insideGate, hazard: nil)
     }
 
     /// Another read published `address`.
     init(published address: UnsafeRawPointer) {
-        self.init(address: address, found: false, insideGate: false, hazard: nil)
+        self.init(address: address, insideGate: false, hazard: nil)
     }
 
     /// Found at `address`, held by `hazard`, or by the store's lock when it is `nil`.
     init(found address: UnsafeRawPointer, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
-        self.init(address: address, found: true, insideGate: true, hazard: hazard)
+        self.init(address: address, insideGate: true, hazard: hazard)
     }
 
     private init(
-        address: UnsafeRawPointer?, found: Bool, insideGate: Bool,
-        hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        address: UnsafeRawPointer?, insideGate: Bool, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     ) {
         self.address = address
-        self.found = found
         self.insideGate = insideGate
         self.hazard = hazard
     }
@@ -193,6 +202,31 @@ struct OnceHeader {
     static func dropBinding(in header: UnsafeMutablePointer<OnceHeader>) {
         header.pointee.store = nil
         header.pointee.binding = .resolved
+    }
+
+    /// Enters the gate of the property whose header this is, for its first read, on the thread of
+    /// `stack` (borrowed: the thread's storage holds it): what every first read does before it resolves (`resolveOnce`,
+    /// `OnceStorage.beginFirstRead(of:)`). A wait for another thread inside that could never end
+    /// (a cycle across threads) traps with both chains. A value another read published meanwhile
+    /// comes back with the gate left again: it never changes while the property lives.
+    @inline(__always)
+    static func enterGate(
+        in header: UnsafeMutablePointer<OnceHeader>, on stack: Unmanaged<ResolutionStack>, resolving type: Any.Type
+    ) -> FirstReadEntry {
+        let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + gateOffset)
+        if gate.owner == stack.toOpaque() { return .insideOwnResolution }
+        let refusal = stack._withUnsafeGuaranteedRef {
+            gate.enter(
+                on: $0, waitingFor: .property(type: type, name: name(in: header), requester: header.pointee.requester))
+        }
+        if let refusal {
+            DependencyStore.refused(refusal, resolving: type, name: name(in: header), at: header.pointee.requester)
+        }
+        if let published = gate.published {
+            gate.leave()
+            return .published(published)
+        }
+        return .entered
     }
 
     /// The name the property resolves by, read in place: through the pointer, field by field. A
@@ -260,21 +294,10 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         // thread's storage the other, for as long as this runs.
         let header = withUnsafeMutablePointerToHeader { $0 }
         let stack = ResolutionStack.currentUnretained
-        let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
-        if gate.owner == stack.toOpaque() { return FirstRead(throughTheStoreInsideGate: false) }
-        let refusal = stack._withUnsafeGuaranteedRef {
-            gate.enter(
-                on: $0,
-                waitingFor: .property(
-                    type: type, name: OnceHeader.name(in: header), requester: header.pointee.requester))
-        }
-        if let refusal {
-            DependencyStore.refused(
-                refusal, resolving: type, name: OnceHeader.name(in: header), at: header.pointee.requester)
-        }
-        if let published = gate.published {
-            gate.leave()
-            return FirstRead(published: published)
+        switch OnceHeader.enterGate(in: header, on: stack, resolving: type) {
+        case .insideOwnResolution: return FirstRead(throughTheStoreInsideGate: false)
+        case .published(let published): return FirstRead(published: published)
+        case .entered: break
         }
         if header.pointee.nameAddress == nil, let store = header.pointee.store,
             let found = store._withUnsafeGuaranteedRef({

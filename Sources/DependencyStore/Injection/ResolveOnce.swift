@@ -79,29 +79,22 @@ func resolveOnce<Value, Failure: Error>(
     type: Any.Type,
     _ resolve: (OnceCell<Value>) throws(Failure) -> Value
 ) throws(Failure) -> Value {
-    let gate = cell.gate
     // The thread's stack, borrowed: its storage holds it for as long as the thread runs.
     return try ResolutionStack.withCurrent { (stack) throws(Failure) -> Value in
-        if gate.isHeld(by: stack) {
-            // This thread is inside this property's own resolution: the factory needs the value
-            // it is building. Waiting for the gate would deadlock; resolving again lets the store
-            // detect the cycle on this thread's chain and trap with the whole chain.
+        switch OnceHeader.enterGate(in: cell.header, on: Unmanaged.passUnretained(stack), resolving: type) {
+        case .insideOwnResolution:
+            // The store traps with the cycle on this thread's chain (see `FirstReadEntry`).
             return try resolve(cell)
-        }
-        if let refusal = gate.enter(
-            on: stack, waitingFor: .property(type: type, name: cell.name, requester: cell.requester))
-        {
-            DependencyStore.refused(refusal, resolving: type, name: cell.name, at: cell.requester)
-        }
-        defer { gate.leave() }
-        if let published = gate.published {
+        case .published(let published):
             return published.assumingMemoryBound(to: Value.self).pointee
+        case .entered:
+            defer { cell.gate.leave() }
+            // A throw publishes nothing: the next read resolves again.
+            let value = try resolve(cell)
+            // Exactly once: only the thread inside the gate that found nothing published gets here.
+            cell.publish(value)
+            return value
         }
-        // A throw publishes nothing: the next read resolves again.
-        let value = try resolve(cell)
-        // Exactly once: only the thread inside the gate that found nothing published gets here.
-        cell.publish(value)
-        return value
     }
 }
 

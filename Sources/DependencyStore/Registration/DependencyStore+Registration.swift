@@ -80,7 +80,8 @@ extension DependencyStore {
     ) {
         // A value that fits a room of the store's core is copied into a free one here, in code the
         // caller's module specialises for `T`; the rest of the work is two calls that are not
-        // generic (see `reserveRoom(for:destruction:fileID:line:)`). Anything else takes the general path.
+        // generic (see `reserveRoom(for:destruction:fileID:line:)`). Anything else takes the
+        // general path.
         if name == nil, ProvidedValueRoom.fits(T.self),
             let room = reserveRoom(for: T.self, destruction: .of(T.self), fileID: fileID, line: line)
         {
@@ -230,7 +231,7 @@ extension DependencyStore {
         // A value too wide for a room is boxed before the lock is taken.
         let box = ProvidedValueRoom.fits(T.self) ? nil : ProvidedValue.make(value, location: location)
         let shadowing: Bool? = registry.withLock { registry in
-            guard registry.stored(key, nil) == nil, !registry.providedValues.contains(key) else { return nil }
+            guard registry.hasNothingUnnamed(for: key) else { return nil }
             // What this store registers is about to change: the sharing rule's check first.
             core.checkShadowingIfStale(&registry)
             registry.providedValues.add(value, at: location, box: box)
@@ -256,7 +257,7 @@ extension DependencyStore {
         guard !AssemblyTag.isBeingApplied else { return nil }
         let key = ObjectIdentifier(type)
         return registry.withLockMaybeLeftHeld { registry, leaveHeld in
-            guard registry.stored(key, nil) == nil, !registry.providedValues.contains(key),
+            guard registry.hasNothingUnnamed(for: key),
                 let room = registry.providedValues.reserveRoom(
                     at: SourceLocation(fileID: fileID, line: line), destruction: destruction)
             else { return nil }
@@ -267,8 +268,8 @@ extension DependencyStore {
         }
     }
 
-    /// Counts the value the caller placed in the room `reserveRoom(for:destruction:fileID:line:)` gave it as
-    /// provided for `type`, and releases the lock that call left held.
+    /// Counts the value the caller placed in the room `reserveRoom(for:destruction:fileID:line:)`
+    /// gave it as provided for `type`, and releases the lock that call left held.
     @usableFromInline
     func fillReservedRoom(at address: UnsafeMutableRawPointer, for type: Any.Type) {
         let key = ObjectIdentifier(type)

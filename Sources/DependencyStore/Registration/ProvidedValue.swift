@@ -259,9 +259,8 @@ struct ProvidedValues {
     }
 
     /// A free room, which from now on says it holds a value provided at `location`, destroyed by
-    /// `destruction`, or `nil` when
-    /// none is free. The caller places the value there (`Room.place`), then calls `fill`, under
-    /// the same hold of the store's lock.
+    /// `destruction`, or `nil` when none is free. The caller places the value there
+    /// (`Room.place`), then calls `fill`, under the same hold of the store's lock.
     @inline(__always)
     func reserveRoom(at location: SourceLocation, destruction: ValueDestruction) -> Room? {
         guard roomsInUse < ProvidedValueRoom.count, let room = firstRoom({ !$0.isInUse }) else { return nil }

@@ -574,10 +574,10 @@ extension DependencyStore {
 
     /// The address of what this store itself has for `key` (without a name or arguments), with
     /// the store's lock left held for the caller to copy it and release it, when a resolve would
-    /// hand it out as it is: a value provided in a room (`Lookup.valueUnderLock`), or the instance this store keeps for its own registration of a cached scope, built
-    /// already, of a registration without arguments or isolation, in a store without observers
-    /// (`Lookup.kept`, which the lock keeps in its slot meanwhile). `nil`, with the lock
-    /// released, otherwise. What the first read of a property finds through a store that may
+    /// hand it out as it is: a value provided in a room (`Lookup.valueUnderLock`), or the
+    /// instance this store keeps for its own registration of a cached scope, built already, of a
+    /// registration without arguments or isolation, in a store without observers (`Lookup.kept`,
+    /// which the lock keeps in its slot meanwhile). `nil`, with the lock released, otherwise. What the first read of a property finds through a store that may
     /// register `key` (its `keyFilter` says so; see `findForFirstRead`), without the generic
     /// lookup (about 200 instructions a read); a type no room held takes the lock only when it is
     /// registered here. Not generic.
@@ -652,8 +652,7 @@ extension DependencyStore {
     /// What the first read of an `@Injected` property through this store finds of `key` (without
     /// a name or arguments) before it copies anything, with what holds it: a value this store
     /// provides, in a room, or an instance it keeps of its own registration, under this store's
-    /// lock (`ownValueLeavingLockHeld`); or an
-    /// instance the parent publishes (`sharedInstanceSkippingOwnLock`), under this thread's
+    /// lock (`ownValueLeavingLockHeld`); or an instance the parent publishes (`sharedInstanceSkippingOwnLock`), under this thread's
     /// hazard (`hazard`), without retaining its box. `nil`, with nothing held, when the read
     /// resolves through the store instead. See `OnceStorage.beginFirstRead(of:)`.
     func findForFirstRead(

@@ -50,8 +50,8 @@ final class InstanceBox: ManagedBuffer<InstanceBox.Header, UInt64> {
 }
 
 /// The first address at or after `words` aligned to `alignment`: where a box of words keeps a
-/// value (`InstanceBox`, `OnceStorage`).
-@inline(__always)
+/// value (`InstanceBox`, `OnceStorage`, whose `OnceCell.valueSlot` the caller's module inlines).
+@inlinable @inline(__always)
 func alignedAddress(_ words: UnsafeMutablePointer<UInt64>, alignment: Int) -> UnsafeMutableRawPointer {
     let mask = UInt(alignment - 1)
     return UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: words) + mask) & ~mask).unsafelyUnwrapped

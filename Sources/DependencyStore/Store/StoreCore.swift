@@ -640,6 +640,12 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
             if let name { named[NamedKey(type: type, name: name)] } else { unnamed[type] }
         }
 
+        /// Whether nothing is registered or provided for `type` without a name: where a value
+        /// provided for it goes in as it is, replacing nothing (a type is never both).
+        func hasNothingUnnamed(for type: ObjectIdentifier) -> Bool {
+            stored(type, nil) == nil && !providedValues.contains(type)
+        }
+
         /// The registration for `type` and `name`: the unnamed table when there is no name, where
         /// a value provided for `type` is turned into its registration first. Setting one (or
         /// `nil`) replaces whatever was there, a provided value included.
