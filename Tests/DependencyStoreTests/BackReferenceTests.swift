@@ -59,7 +59,7 @@ private func registerFamily(
         #expect(events.value == ["parent factory returns", "child step", "parent step"])
     }
 
-    @Test func aParentAndChildResolvedFromEightThreadsAreBuiltOnceAndSeenComplete() {
+    @Test(.onThreadsOfItsOwn) func aParentAndChildResolvedFromEightThreadsAreBuiltOnceAndSeenComplete() {
         let store = DependencyStore()
         let parents = Counter()
         let children = Counter()

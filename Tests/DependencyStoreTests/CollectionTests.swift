@@ -204,7 +204,7 @@ struct CollectionTests {
         #expect(names.value == ["a", "b"])
     }
 
-    @Test func contributionsRacingResolvesNeverTearTheCollection() {
+    @Test(.onThreadsOfItsOwn) func contributionsRacingResolvesNeverTearTheCollection() {
         // Elements are contributed on some threads while others resolve the collection: every
         // resolve sees a prefix of the contributions, in order, each element built completely.
         let store = DependencyStore()

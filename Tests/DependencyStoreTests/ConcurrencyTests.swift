@@ -6,7 +6,7 @@ import Testing
 /// and fails (crashes, traps, returns a wrong value or misses a deadline) without the mechanism it
 /// guards.
 @Suite struct ConcurrencyTests {
-    @Test func anyMixOfOperationsFromManyThreadsKeepsEveryTypeRight() {
+    @Test(.onThreadsOfItsOwn) func anyMixOfOperationsFromManyThreadsKeepsEveryTypeRight() {
         // Without the store's lock, concurrent writes to its dictionary crash within a few rounds.
         let store = DependencyStore()
         store.register(SendableClock(now: -1), for: SendableClockType.self)
@@ -44,7 +44,7 @@ import Testing
         #expect(wrongValues.value == 0)
     }
 
-    @Test func threadsResolvingTheSameChainAtOnceAreNotACycle() {
+    @Test(.onThreadsOfItsOwn) func threadsResolvingTheSameChainAtOnceAreNotACycle() {
         // A store that tracked "types being built" in one global set would see B already in
         // flight on another thread and report a cycle that does not exist.
         let store = DependencyStore()
@@ -62,7 +62,7 @@ import Testing
         #expect(wrong.value == 0)
     }
 
-    @Test func noStoreLockIsHeldWhileAFactoryRuns() {
+    @Test(.onThreadsOfItsOwn) func noStoreLockIsHeldWhileAFactoryRuns() {
         // The factory for Label waits until another thread has resolved from the same store. If
         // the store held its lock across factories, that resolve would block and the deadline
         // below would pass; a deadline, not a sleep, is what turns the deadlock into a failure.
@@ -73,7 +73,7 @@ import Testing
         let outcome = WaitOutcome()
         store.register(Label.self) { _ in
             factoryStarted.signal()
-            outcome.record(otherThreadResolved.wait(timeout: .now() + 10))
+            outcome.record(otherThreadResolved.wait(timeout: .now() + testDeadline))
             return Label("done")
         }
 
@@ -90,7 +90,7 @@ import Testing
         #expect(outcome.waitUntilRecorded() == .success)
     }
 
-    @Test func injectedPropertiesReadingEachOtherFromManyThreadsNeverDeadlock() {
+    @Test(.onThreadsOfItsOwn) func injectedPropertiesReadingEachOtherFromManyThreadsNeverDeadlock() {
         // Every round, 16 threads read the same 6 fresh OuterHolders, each thread in its own
         // order. A first read holds that property's gate while its factory builds a
         // SendableHolder, whose own property then resolves the clock. Gates held across
@@ -113,7 +113,7 @@ import Testing
         #expect(wrong.value == 0)
     }
 
-    @Test func sharedPropertiesReadFirstByManyThreadsAtOnceAcrossADeepGraphResolveOnce() {
+    @Test(.onThreadsOfItsOwn) func sharedPropertiesReadFirstByManyThreadsAtOnceAcrossADeepGraphResolveOnce() {
         let store = DependencyStore()
         let built = Counter()
         store.register(SendableClockType.self) { _ in
@@ -176,7 +176,7 @@ final class WaitOutcome: @unchecked Sendable {
         return result
     }
 
-    @Test func aParentSingletonAskedForThroughOneChildByManyThreadsIsBuiltOnceInTheChild() {
+    @Test(.onThreadsOfItsOwn) func aParentSingletonAskedForThroughOneChildByManyThreadsIsBuiltOnceInTheChild() {
         // The child's slot for an inherited registration is created on first use; without doing
         // that under the child's lock, two threads would each create a slot and build.
         let rounds = 100
@@ -201,7 +201,7 @@ final class WaitOutcome: @unchecked Sendable {
         #expect(distinct.allSatisfy { $0.value.count == 1 })
     }
 
-    @Test func resetsRacingResolvesAlwaysHandOutAWholeInstance() {
+    @Test(.onThreadsOfItsOwn) func resetsRacingResolvesAlwaysHandOutAWholeInstance() {
         // A reset swaps the cached instance out under the store's lock while other threads read
         // it; run under the thread sanitizer, any unguarded access is reported.
         let store = DependencyStore()
@@ -223,7 +223,7 @@ final class WaitOutcome: @unchecked Sendable {
         #expect(builds.value >= 1)
     }
 
-    @Test func weakInstancesDroppedAndResolvedFromManyThreadsStayValid() {
+    @Test(.onThreadsOfItsOwn) func weakInstancesDroppedAndResolvedFromManyThreadsStayValid() {
         let store = DependencyStore()
         store.register(Session.self, scope: .weak) { _ in Session(1) }
         let wrong = Counter()
@@ -239,7 +239,7 @@ final class WaitOutcome: @unchecked Sendable {
         #expect(wrong.value == 0)
     }
 
-    @Test func childStoresThatComeAndGoOnManyThreadsLetGoOfWhatAParentReplacedAndAreFreed() {
+    @Test(.onThreadsOfItsOwn) func childStoresThatComeAndGoOnManyThreadsLetGoOfWhatAParentReplacedAndAreFreed() {
         // A parent lists its live children, each of which leaves the list when it ends. One
         // thread registers the parent's singleton again and again while the others make child
         // stores that keep their own instance of it and end. Once a newer registration than the

@@ -289,7 +289,7 @@ private final class NewsFeed {
         #expect(Set(report.graph.nodes.map(\.description)).isSuperset(of: ["Transport", "Transport (on .test)"]))
     }
 
-    @Test func eachTaskResolvesTheAlternativeOfItsOwnContexts() {
+    @Test(.onThreadsOfItsOwn) func eachTaskResolvesTheAlternativeOfItsOwnContexts() {
         let store = DependencyStore()
         let builds = Counter()
         let contexts: [DependencyContext] = [
@@ -321,7 +321,7 @@ private final class NewsFeed {
         #expect(builds.value == 8 * 4 * resolves)
     }
 
-    @Test func alternativesAddedOnManyThreadsAtOnceAreAllKept() {
+    @Test(.onThreadsOfItsOwn) func alternativesAddedOnManyThreadsAtOnceAreAllKept() {
         for _ in 0..<20 {
             let log = CloseLog()
             let store = DependencyStore()

@@ -145,7 +145,7 @@ struct DecoratorTests {
         #expect(numbered.number == 7)
     }
 
-    @Test func aChildMadeWhileItsParentGetsADecoratorRunsIt() {
+    @Test(.onThreadsOfItsOwn) func aChildMadeWhileItsParentGetsADecoratorRunsIt() {
         // A store counts the decorators in scope so that a build skips the lookup while there are
         // none. A child copies its parent's count when it is made, and adding a decorator bumps
         // every child's: a child made at the same moment must end up counted once, or its builds
@@ -170,7 +170,7 @@ struct DecoratorTests {
         #expect(texts.allSatisfy { $0 == "x!" }, "\(texts.filter { $0 != "x!" }.count) children skipped it")
     }
 
-    @Test func decoratorsRunOnManyThreadsAtOnce() {
+    @Test(.onThreadsOfItsOwn) func decoratorsRunOnManyThreadsAtOnce() {
         let store = DependencyStore()
         store.register(Greeting.self) { _ in FixedGreeting("hi") }
         store.decorate(Greeting.self) { _, greeting in

@@ -211,7 +211,7 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
         #expect(decorators.map(\.fileID.description) == ["DependencyStoreTests/DiagnosisTests.swift"])
     }
 
-    @Test func aCycleAcrossThreadsHasWhatEachThreadBuildsAndWaitsFor() {
+    @Test(.onThreadsOfItsOwn) func aCycleAcrossThreadsHasWhatEachThreadBuildsAndWaitsFor() {
         let store = DependencyStore()
         let errors = Recorded<[ResolutionError]>([])
         let pingStarted = DispatchSemaphore(value: 0)

@@ -177,7 +177,7 @@ private final class ClockReader: @unchecked Sendable {
         #expect(reader.clock as AnyObject === tried as AnyObject)
     }
 
-    @Test func manyThreadsTryingTheFirstReadTogetherResolveOnce() {
+    @Test(.onThreadsOfItsOwn) func manyThreadsTryingTheFirstReadTogetherResolveOnce() {
         let store = DependencyStore()
         let builds = Counter()
         store.register(Clock.self, scope: .unique) { _ in

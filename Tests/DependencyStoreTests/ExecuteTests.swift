@@ -264,7 +264,7 @@ final class InjectedLabel {
 }
 
 @Suite struct SynchronousExecuteBindingTests {
-    @Test func workTheThreadRunsWhileASynchronousExecuteIsOnItsStackSeesThatStore() {
+    @Test(.onThreadsOfItsOwn) func workTheThreadRunsWhileASynchronousExecuteIsOnItsStackSeesThatStore() {
         // What execute's documentation says: the binding is the thread's while the closure runs,
         // so a block another piece of code scheduled on this thread's run loop, run by a spin
         // inside the closure, binds to the store.

@@ -62,7 +62,7 @@ private final class TokenAsker: Sendable {
         #expect(store.resolve(ExpiringToken.self) === second)
     }
 
-    @Test func expiryRacingResolvesOnEightThreadsBuildsOncePerExpiry() {
+    @Test(.onThreadsOfItsOwn) func expiryRacingResolvesOnEightThreadsBuildsOncePerExpiry() {
         let clock = ManualCacheClock()
         let store = DependencyStore()
         store.useCacheClock(clock)

@@ -67,6 +67,7 @@ func onManyThreads(
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable (_ round: Int, _ thread: Int) -> Void
 ) {
+    expectOffTheConcurrencyPool(sourceLocation: sourceLocation)
     for round in 0..<rounds {
         let start = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
@@ -109,6 +110,7 @@ extension DispatchSemaphore {
         for what: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
+        expectOffTheConcurrencyPool(sourceLocation: sourceLocation)
         guard wait(timeout: .now() + seconds) == .timedOut else { return true }
         Issue.record("waited \(seconds) s for \(what): a deadlock?", sourceLocation: sourceLocation)
         return false

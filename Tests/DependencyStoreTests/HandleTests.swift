@@ -159,7 +159,7 @@ private final class LazyHolder {
         #expect(built.value == 1)
     }
 
-    @Test func resolvesExactlyOnceWhenManyThreadsUseItFirst() {
+    @Test(.onThreadsOfItsOwn) func resolvesExactlyOnceWhenManyThreadsUseItFirst() {
         let failures = Counter()
         for _ in 0..<50 {
             let store = DependencyStore()

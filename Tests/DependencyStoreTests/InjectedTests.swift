@@ -51,7 +51,7 @@ import Testing
         #expect(second.execute { screen.greeting.text } == "first")
     }
 
-    @Test func manyThreadsReadingFirstAtOnceResolveExactlyOnce() {
+    @Test(.onThreadsOfItsOwn) func manyThreadsReadingFirstAtOnceResolveExactlyOnce() {
         // 200 rounds of 16 threads released together onto one fresh property. A wrapper that
         // checked "resolved?" and then resolved without holding anything (the seed's design)
         // builds more than one value in most rounds.
@@ -62,7 +62,7 @@ import Testing
     /// The gate's waiters: a factory that takes 2 ms keeps the gate held while 15 other threads
     /// arrive, so they park (see `RawGate`) and are woken when it is left. A gate that let a
     /// second thread in builds twice; one that lost a wake-up leaves a round past its deadline.
-    @Test func threadsThatWaitAtAPropertysGateAreAllWokenWithTheOneValue() {
+    @Test(.onThreadsOfItsOwn) func threadsThatWaitAtAPropertysGateAreAllWokenWithTheOneValue() {
         expectOneValuePerPropertyReadFirstOnSixteenThreads(
             rounds: 40, factoryWork: { usleep(2_000) }, makeHolder: { TokenHolder() }, read: { $0.token })
     }
@@ -73,7 +73,7 @@ import Testing
     /// `OnceStorage.beginFirstRead(of:)`) hold the property's gate too: 16 threads released
     /// together onto each fresh property all read the one value, and the property publishes once
     /// (a second publish traps).
-    @Test func manyThreadsReadingFirstAtOnceGetTheOneProvidedOrSharedValue() {
+    @Test(.onThreadsOfItsOwn) func manyThreadsReadingFirstAtOnceGetTheOneProvidedOrSharedValue() {
         let app = DependencyStore()
         app.register(SessionToken(), for: Token.self, scope: .singleton)
         // Published for the stores layered over the app's once one of them asked for it.

@@ -152,7 +152,7 @@ final class VariantsViewModel {
 
     // MARK: - Threads
 
-    @Test func manyThreadsReadingAReleasablePropertyFirstResolveExactlyOnce() {
+    @Test(.onThreadsOfItsOwn) func manyThreadsReadingAReleasablePropertyFirstResolveExactlyOnce() {
         // 40 rounds of 16 threads released together onto one fresh property, whose factory
         // spins for 1 ms: a read that checked "empty?" and resolved without holding the gate
         // would build several tokens in most rounds.
@@ -161,7 +161,7 @@ final class VariantsViewModel {
             read: { $0.token })
     }
 
-    @Test func manyThreadsReadingAWeakPropertyFirstResolveExactlyOnce() {
+    @Test(.onThreadsOfItsOwn) func manyThreadsReadingAWeakPropertyFirstResolveExactlyOnce() {
         let store = DependencyStore()
         let built = Recorded<[NumberedToken]>([])  // keeps every token alive, so reads see it
         store.register(Token.self) { _ in
@@ -182,7 +182,7 @@ final class VariantsViewModel {
         #expect(seen.distinctValuesPerRound.allSatisfy { $0 == 1 })
     }
 
-    @Test func releasesRacingReadsOnManyThreadsAlwaysReadALiveValue() {
+    @Test(.onThreadsOfItsOwn) func releasesRacingReadsOnManyThreadsAlwaysReadALiveValue() {
         // 20 rounds of 12 threads on one property: 8 read it 30 times each and check what they
         // got, 4 release it 30 times each. The factory spins for 100 µs, so reads find the
         // property empty, resolving, and full. A release that freed the value while a read copied

@@ -201,7 +201,7 @@ import Testing
         #expect(child.resolve(Session.self) === own)
     }
 
-    @Test func replacementsRacingResolvesThroughManyChildrenLeaveOnlyCurrentInstances() {
+    @Test(.onThreadsOfItsOwn) func replacementsRacingResolvesThroughManyChildrenLeaveOnlyCurrentInstances() {
         let parent = DependencyStore()
         let built = Recorded<[WeakBox<Session>]>([])
         let register: @Sendable (Int) -> Void = { n in

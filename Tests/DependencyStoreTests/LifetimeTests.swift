@@ -130,7 +130,7 @@ func endTheProcessIfItHangs(after seconds: Double = 20) {
         // swift-corelibs-xctest may run the test in a task of its own, which inherits the store
         // `execute` binds and lets go of it when that task is destroyed, just after invokeTest
         // returns: wait for that, within a bound. A store that leaks is still there after it.
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(testDeadline)
         while StoreLifetimeProbe.ranAgainst.value.object != nil, ContinuousClock.now < deadline {
             await Task.yield()
         }

@@ -10,7 +10,7 @@ struct LockTests {
     /// Eight threads add to a count under the lock, each holding it a while, so that most locks
     /// find it held and many threads sleep: no addition is lost. A lock that let two threads in
     /// loses some (the read and the write of the count are apart).
-    @Test func eightThreadsAddingUnderTheLockLoseNothing() {
+    @Test(.onThreadsOfItsOwn) func eightThreadsAddingUnderTheLockLoseNothing() {
         let lock = Lock(0)
         let threads = 8
         let additions = 5_000
@@ -31,7 +31,7 @@ struct LockTests {
     /// the futex; the holder's unlock wakes one, and each in turn wakes the next: all of them get
     /// in before the deadline. An unlock that did not wake a sleeper leaves them asleep, and the
     /// round fails at its deadline instead of hanging.
-    @Test func threadsAsleepOnAHeldLockAreAllWoken() {
+    @Test(.onThreadsOfItsOwn) func threadsAsleepOnAHeldLockAreAllWoken() {
         let lock = Lock(0)
         let holding = DispatchSemaphore(value: 0)
         onManyThreads(threads: 5) { _, thread in

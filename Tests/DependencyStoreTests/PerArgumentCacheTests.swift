@@ -73,7 +73,7 @@ final class OpenPanel {}
         #expect(none.kind == "none")
     }
 
-    @Test func eightThreadsAskingForSeveralValuesBuildEachValueOnce() {
+    @Test(.onThreadsOfItsOwn) func eightThreadsAskingForSeveralValuesBuildEachValueOnce() {
         let values = 5
         for round in 0..<20 {
             let store = DependencyStore()
@@ -190,14 +190,14 @@ final class OpenPanel {}
 
     /// A hit reads the cache under the store's lock, not behind the gate, so it never waits for
     /// another value's build.
-    @Test func aHitDoesNotWaitForAnotherValuesBuild() {
+    @Test(.onThreadsOfItsOwn) func aHitDoesNotWaitForAnotherValuesBuild() {
         let store = DependencyStore()
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         store.register(DocumentModel.self, scope: .singleton) { (_, id: Int) in
             if id == 1 {
                 entered.signal()
-                _ = release.wait(timeout: .now() + 10)
+                _ = release.wait(timeout: .now() + 2 * testDeadline)
             }
             return DocumentModel(id: id)
         }
@@ -209,20 +209,21 @@ final class OpenPanel {}
             _ = store.resolve(DocumentModel.self, arguments: 1)
             building.signal()
         }
-        #expect(entered.wait(timeout: .now() + 10) == .success)
+        #expect(entered.wait(timeout: .now() + testDeadline) == .success)
         let hit = DispatchSemaphore(value: 0)
         let found = Recorded<DocumentModel?>(nil)
         Thread.detachNewThread {
             found.set(store.resolve(DocumentModel.self, arguments: 2))
             hit.signal()
         }
-        let waited = hit.wait(timeout: .now() + 5)
+        // The build goes on for twice this long, so a hit that waited for it cannot be in time.
+        let waited = hit.wait(timeout: .now() + testDeadline)
         release.signal()
         #expect(waited == .success, "the hit waited for the build of another value")
-        #expect(building.wait(timeout: .now() + 10) == .success)
+        #expect(building.wait(timeout: .now() + 2 * testDeadline) == .success)
         if waited != .success {
             // The hit waited behind the build; once the build is released it must still end.
-            #expect(hit.wait(timeout: .now() + 10) == .success, "the hit never returned")
+            #expect(hit.wait(timeout: .now() + testDeadline) == .success, "the hit never returned")
         }
         #expect(found.value === cached)
     }

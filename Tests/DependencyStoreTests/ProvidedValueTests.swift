@@ -245,7 +245,7 @@ struct ProvidedValueTests {
     /// The box and its registration race: eight threads resolve the value while another thread
     /// lists the store, which turns the value into its registration at some point among the
     /// resolves. Every resolve gets the value, before and after.
-    @Test func resolvesRacingTheTurnIntoARegistrationAllGetTheValue() {
+    @Test(.onThreadsOfItsOwn) func resolvesRacingTheTurnIntoARegistrationAllGetTheValue() {
         for _ in 0..<50 {
             let store = DependencyStore()
             let user = RequestUser(name: "ada")
@@ -357,7 +357,7 @@ struct ProvidedValueTests {
     /// never one being moved out. A copy made after the lock is released fails here: it crashed
     /// in most plain runs, and the thread sanitizer reported it as a race with the move in every
     /// run, when `handOut` was made to unlock first.
-    @Test func resolvesRacingARemovalOfTheValueGetAWholeValueOrNone() {
+    @Test(.onThreadsOfItsOwn) func resolvesRacingARemovalOfTheValueGetAWholeValueOrNone() {
         let store = DependencyStore()
         store.provide(RequestUser(name: "user-0"))
         let wrong = Counter()
@@ -419,7 +419,7 @@ struct ProvidedValueTests {
     /// released crashed here in three plain runs of four. (The thread sanitizer does not see that
     /// race: the copy and the move run in the runtime's value witnesses, which it does not
     /// instrument.)
-    @Test func propertiesReadingAValueRacingItsReplacementGetAWholeValue() {
+    @Test(.onThreadsOfItsOwn) func propertiesReadingAValueRacingItsReplacementGetAWholeValue() {
         let current = Recorded<(round: Int, store: DependencyStore)?>(nil)
         let taken = Recorded(0)
         let wrong = Counter()

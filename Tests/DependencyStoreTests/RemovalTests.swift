@@ -257,7 +257,7 @@ struct RemovalTests {
         #expect(!child.isRegistered(Tracked.self))
     }
 
-    @Test func removalRacingResolvesNeverHandsOutARemovedRegistrationsInstanceAfterward() {
+    @Test(.onThreadsOfItsOwn) func removalRacingResolvesNeverHandsOutARemovedRegistrationsInstanceAfterward() {
         // Some threads register and unregister a singleton whose factory does real work; others
         // resolve it, by the forms that give nil for a missing registration. After each unregister returns, the remover's own next check must not see it,
         // and nothing crashes or deadlocks (a build in flight during the removal keeps nothing).

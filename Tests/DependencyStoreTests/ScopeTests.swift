@@ -52,7 +52,7 @@ import Testing
         }
     }
 
-    @Test func singletonFactoryRunsExactlyOnceWhenManyThreadsArriveTogether() {
+    @Test(.onThreadsOfItsOwn) func singletonFactoryRunsExactlyOnceWhenManyThreadsArriveTogether() {
         let rounds = 200
         let stores = (0..<rounds).map { _ in DependencyStore() }
         let builds = (0..<rounds).map { _ in Counter() }
@@ -120,7 +120,7 @@ import Testing
         #expect(store.resolve(Session.self) !== store.resolve(Session.self), "on its own, .graph is .unique")
     }
 
-    @Test func graphInstancesAreNotSharedBetweenThreadsResolvingAtOnce() {
+    @Test(.onThreadsOfItsOwn) func graphInstancesAreNotSharedBetweenThreadsResolvingAtOnce() {
         let store = DependencyStore()
         store.register(Session.self, scope: .graph) { _ in Session() }
         store.register(SessionPair.self) { store in
@@ -165,7 +165,7 @@ import Testing
         #expect(store.resolve(Session.self) !== before)
     }
 
-    @Test func aResetDuringABuildIsNotUndoneWhenTheBuildFinishes() {
+    @Test(.onThreadsOfItsOwn) func aResetDuringABuildIsNotUndoneWhenTheBuildFinishes() {
         let store = DependencyStore()
         let entered = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)

@@ -37,8 +37,10 @@ private func providesAndReadsBack<Value: RequestValue>(_: Value.Type, in store: 
 }
 
 /// Runs `work` on a thread of its own while another thread holds `store`'s lock, and returns
-/// whether it finished within 5 seconds. It finishes anyway once the lock is released, which this
-/// waits for, so that no thread outlives the test.
+/// whether it finished while the lock was held: within `testDeadline`, long enough for any slow
+/// but correct run, while the lock is held for twice that. Work that needed the lock cannot
+/// finish before the release. It finishes anyway once the lock is released, which this waits
+/// for, so that no thread outlives the test.
 private func finishesWhileAnotherThreadHoldsTheLock(
     of store: DependencyStore, _ work: @escaping @Sendable () -> Void
 ) -> Bool {
@@ -48,7 +50,7 @@ private func finishesWhileAnotherThreadHoldsTheLock(
     Thread.detachNewThread {
         store.registry.withLock { _ in
             holding.signal()
-            _ = release.wait(timeout: .now() + testDeadline)
+            _ = release.wait(timeout: .now() + 2 * testDeadline)
         }
         released.signal()
     }
@@ -58,7 +60,7 @@ private func finishesWhileAnotherThreadHoldsTheLock(
         work()
         done.signal()
     }
-    let inTime = done.wait(timeout: .now() + 5) == .success
+    let inTime = done.wait(timeout: .now() + testDeadline) == .success
     release.signal()
     released.wait(for: "the lock's release")
     if !inTime { done.wait(for: "the work, once the lock was released") }
@@ -85,7 +87,7 @@ private func finishesWhileAnotherThreadHoldsTheLock(
         return (app, first)
     }
 
-    @Test func aRequestStoreResolvesAnAppSingletonWhileAnotherThreadHoldsTheAppsLock() {
+    @Test(.onThreadsOfItsOwn) func aRequestStoreResolvesAnAppSingletonWhileAnotherThreadHoldsTheAppsLock() {
         let (app, first) = appPublishingItsRepository()
         // Made before the lock is taken: a new store registers itself with its parent.
         let request = DependencyStore(parent: app)
@@ -105,7 +107,8 @@ private func finishesWhileAnotherThreadHoldsTheLock(
     /// repository (it did for `Int` or `String` in about one run of 60: the addresses hashed
     /// move from run to run), and then the lock is taken, as it must be. So the request provides
     /// two of several value types whose bits are clear in the app's filter.
-    @Test func aRequestStoreProvidesItsValuesAndReadsAnAppSingletonWhileAnotherThreadHoldsTheAppsLock() throws {
+    @Test(.onThreadsOfItsOwn)
+    func aRequestStoreProvidesItsValuesAndReadsAnAppSingletonWhileAnotherThreadHoldsTheAppsLock() throws {
         let (app, first) = appPublishingItsRepository()
         let request = DependencyStore(parent: app)
         let kinds = Array(
@@ -125,7 +128,7 @@ private func finishesWhileAnotherThreadHoldsTheLock(
     /// The first read of a request's property for an app-wide singleton goes straight to what
     /// the app publishes: the request store never registered the type (its filter says so) and
     /// shares, so its own lock is not taken either.
-    @Test func aRequestsPropertyReadsAnAppSingletonWhileAnotherThreadHoldsTheRequestStoresLock() {
+    @Test(.onThreadsOfItsOwn) func aRequestsPropertyReadsAnAppSingletonWhileAnotherThreadHoldsTheRequestStoresLock() {
         let (app, first) = appPublishingItsRepository()
         let request = DependencyStore(parent: app)
         request.provide(42, for: Int.self)
@@ -202,7 +205,8 @@ private func finishesWhileAnotherThreadHoldsTheLock(
         observation.cancel()
     }
 
-    @Test func requestStoresOnEightThreadsWhileTheAppResetsGetOnlyInstancesTheAppBuiltAndFreeTheRest() {
+    @Test(.onThreadsOfItsOwn)
+    func requestStoresOnEightThreadsWhileTheAppResetsGetOnlyInstancesTheAppBuiltAndFreeTheRest() {
         expectOnlyInstancesTheAppBuiltWhileItResets { $0.resolve(AppRepository.self) }
     }
 
@@ -213,7 +217,7 @@ private func finishesWhileAnotherThreadHoldsTheLock(
     /// cleared before the copy, in plain runs or under the thread sanitizer: the window is a few
     /// instructions, and the reset's discard holds the instance until after its lock. The order
     /// rests on the protocol `whatAResetDiscardsIsNeverReleasedInsideAnotherThreadsResolve` shows.
-    @Test func requestHandlersOnEightThreadsWhileTheAppResetsReadOnlyInstancesTheAppBuilt() {
+    @Test(.onThreadsOfItsOwn) func requestHandlersOnEightThreadsWhileTheAppResetsReadOnlyInstancesTheAppBuilt() {
         expectOnlyInstancesTheAppBuiltWhileItResets { $0.execute { RepositoryHandler() }.repository }
     }
 
@@ -349,7 +353,8 @@ private final class VersionedGreeter: Sendable {
 
     /// Made, given two values, run in `execute`, its property read and ended, all while another
     /// thread holds the app's lock.
-    @Test func aRequestStoreThatProvidesValuesAndReadsSharedInstancesNeverTakesTheAppsLock() throws {
+    @Test(.onThreadsOfItsOwn) func aRequestStoreThatProvidesValuesAndReadsSharedInstancesNeverTakesTheAppsLock() throws
+    {
         let app = DependencyStore()
         app.register(AppRepository(), for: AppRepository.self, scope: .singleton)
         let first = DependencyStore(parent: app).resolve(AppRepository.self)

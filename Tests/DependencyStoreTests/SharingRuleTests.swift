@@ -134,7 +134,7 @@ private final class DraftEditor {
         #expect(second === app.resolve(Repository.self), "the instance is the app store's")
     }
 
-    @Test func aThousandRequestStoresOnEightThreadsMakeExactlyOneBuild() {
+    @Test(.onThreadsOfItsOwn) func aThousandRequestStoresOnEightThreadsMakeExactlyOneBuild() {
         let builds = Counter()
         let app = appStore(builds: builds)
         let seen = Recorded<Set<ObjectIdentifier>>([])
@@ -277,7 +277,7 @@ private final class DraftEditor {
         #expect(app.reset(.singleton) == 1, "the Repository, which reached no request value, stays shared")
     }
 
-    @Test func theRuleHoldsWhenManyThreadsLearnThatAnInstanceIsPerRequest() {
+    @Test(.onThreadsOfItsOwn) func theRuleHoldsWhenManyThreadsLearnThatAnInstanceIsPerRequest() {
         let app = appStore(builds: Counter())
         app.register(RequestLogger.self, scope: .singleton) { store in
             RequestLogger(request: store.resolve(), repository: store.resolve())

@@ -332,7 +332,7 @@ private func registerCar(in store: DependencyStore, clock: ManualClock? = nil) {
         observation.cancel()  // the observer holds the store: this lets both go
     }
 
-    @Test func noLockOrGateIsHeldWhileAnObserverRuns() {
+    @Test(.onThreadsOfItsOwn) func noLockOrGateIsHeldWhileAnObserverRuns() {
         // The observer, told of the spark's build, waits until another thread has resolved the
         // spark, registered and resolved something else. Were the store's lock or the spark's gate
         // held meanwhile, that thread would wait for the observer and the deadline would pass: a
@@ -345,7 +345,7 @@ private func registerCar(in store: DependencyStore, clock: ManualClock? = nil) {
         let observation = store.observeResolves { event in
             guard event.label == "TracedSpark", event.build != nil else { return }
             observerStarted.signal()
-            outcome.record(otherThreadDone.wait(timeout: .now() + 10))
+            outcome.record(otherThreadDone.wait(timeout: .now() + testDeadline))
         }
 
         let resolver = Thread { _ = store.resolve(TracedSpark.self) }
@@ -360,7 +360,7 @@ private func registerCar(in store: DependencyStore, clock: ManualClock? = nil) {
         observation.cancel()
     }
 
-    @Test func observersCalledFromManyThreadsAtOnceSeeEveryResolveOnceOnItsThread() {
+    @Test(.onThreadsOfItsOwn) func observersCalledFromManyThreadsAtOnceSeeEveryResolveOnceOnItsThread() {
         // Each round, a fresh store with a singleton spark that takes about 1 ms, so that most of
         // the threads wait for its one build, and cars, engines and wheels built on every thread.
         // Each event is counted under the thread that delivered it: every thread must see exactly
@@ -417,7 +417,7 @@ private func registerCar(in store: DependencyStore, clock: ManualClock? = nil) {
         #expect(sparks.values.reduce(0) { $0 + $1.built } == rounds)
     }
 
-    @Test func observersComingAndGoingWhileManyThreadsResolveMissNothingTheyWereInstalledFor() {
+    @Test(.onThreadsOfItsOwn) func observersComingAndGoingWhileManyThreadsResolveMissNothingTheyWereInstalledFor() {
         // Threads resolve while another installs and cancels observers. An observer sees at most
         // every resolve, and one installed before a resolve and cancelled after it sees it.
         let store = DependencyStore()

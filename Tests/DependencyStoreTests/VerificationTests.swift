@@ -220,7 +220,7 @@ struct VerificationTests {
             ) == true, "the diagnostic's own fix, not a repository path")
     }
 
-    @Test("a factory that does not return in time is reported and verification goes on")
+    @Test("a factory that does not return in time is reported and verification goes on", .onThreadsOfItsOwn)
     func timeout() {
         let store = DependencyStore()
         let release = DispatchSemaphore(value: 0)
@@ -298,7 +298,9 @@ struct VerificationTests {
         #expect(!report.problems.contains { $0.kind == .timedOut })
     }
 
-    @Test("a chain 1,000 registrations deep is built once, link by link: verification is linear in its size")
+    @Test(
+        "a chain 1,000 registrations deep is built once, link by link: verification is linear in its size",
+        .onThreadsOfItsOwn)
     func deepChainsAreVerifiedInLinearWork() {
         let store = DependencyStore()
         let builds = Counter()

@@ -47,7 +47,9 @@ import Testing
         }
     }
 
-    private func endpoint(_ server: TestHTTPServer, _ path: String, timeout: TimeInterval = 5) -> Endpoint {
+    /// A request that should get its answer: its timeout only turns a hang into a failure, so it
+    /// is long. Beside a busy loop on each core, a redirect took more than 5 s to be followed here.
+    private func endpoint(_ server: TestHTTPServer, _ path: String, timeout: TimeInterval = 30) -> Endpoint {
         Endpoint(url: server.url(path), timeout: timeout, maxResponseBytes: 64 << 10)
     }
 
@@ -235,10 +237,12 @@ import Testing
         let store = DependencyStore()
         store.register(URLSessionNetworking(), for: Networking.self, scope: .singleton)
         let networking = store.resolve(Networking.self)
-        let underWay = Task { try await networking.data(for: endpoint(server, "/ok/", timeout: 10)) }
+        let underWay = Task { try await networking.data(for: endpoint(server, "/ok/")) }
         try await waitUntil("the request reached the server") { arrived.isRaised }
 
-        let report = await store.shutdown(timeout: 10)
+        // The deadline only turns a close that never ends into a failure: a slow machine must not
+        // reach it while the request takes its 0.5 s.
+        let report = await store.shutdown(timeout: 60)
 
         #expect(report.closed == 1)
         #expect(report.failures.isEmpty)
@@ -252,15 +256,18 @@ import Testing
 
     @Test func aShutdownWhoseDeadlinePassesCancelsTheRequestUnderWay() async throws {
         let arrived = Flag()
-        let server = try slowServer(replyingAfter: 30, arrived: arrived)
+        // Neither the reply (it comes when the server stops) nor the request's own deadline can end
+        // the request first, however slow the machine: only the shutdown's cancel. The request's
+        // deadline, which would end it as timed out, only turns a cancel that never comes into a
+        // failure. (Beside busy loops, 20 s of it passed before the cancel did.)
+        let server = try slowServer(replyingAfter: 3_600, arrived: arrived)
         defer { server.stop() }
         let store = DependencyStore()
         store.register(URLSessionNetworking(), for: Networking.self, scope: .singleton)
         let networking = store.resolve(Networking.self)
-        let underWay = Task { try await networking.data(for: endpoint(server, "/ok/", timeout: 20)) }
+        let underWay = Task { try await networking.data(for: endpoint(server, "/ok/", timeout: 120)) }
         try await waitUntil("the request reached the server") { arrived.isRaised }
 
-        // The request's own deadline (20 s) would end it as timed out, not as cancelled.
         let report = await store.shutdown(timeout: 0.5)
 
         #expect(report.missedDeadline == ["Networking"])

@@ -43,6 +43,8 @@ final class TestHTTPServer: @unchecked Sendable {
     private let route: @Sendable (String) -> Reply
     private let connections = DispatchGroup()
     private let acceptLoopEnded = DispatchSemaphore(value: 0)
+    /// Signalled by `stop()`, under which a delayed reply sleeps.
+    private let stopping = NSCondition()
     private let lock = NSLock()
     // Guarded by `lock`:
     private var sent: [String: Int] = [:]
@@ -94,13 +96,19 @@ final class TestHTTPServer: @unchecked Sendable {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
-    /// Stops accepting, and waits (at most `seconds`) for open connections to finish.
+    /// Stops accepting, wakes the connections that sleep on purpose (`.delayed`), and waits (at
+    /// most `seconds`, a deadline that only turns a hang into a failure) for open connections to
+    /// finish. The wait is short, so a test's `defer` does not hold a thread of the concurrency
+    /// pool for the seconds a delayed reply would still sleep.
     ///
     /// The listening socket is closed only once the accept loop has ended: closed earlier, its
     /// number could go to another test's new server while the loop is about to accept on it, and
     /// this server would answer that one's requests.
-    func stop(waitingUpTo seconds: TimeInterval = 5) {
+    func stop(waitingUpTo seconds: TimeInterval = 20) {
+        stopping.lock()
         lock.withLock { stopped = true }
+        stopping.broadcast()
+        stopping.unlock()
         // Wakes a blocked accept on Linux; the connection below wakes it where shutdown does not.
         shutdown(listener, Int32(SHUT_RDWR))
         if let (waker, _) = try? Self.boundSocket(listening: false) {
@@ -150,6 +158,17 @@ final class TestHTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Sleeps `seconds`, or less if the server is stopped meanwhile: `false` then.
+    private func sleepUnlessStopped(for seconds: TimeInterval) -> Bool {
+        let until = Date().addingTimeInterval(seconds)
+        stopping.lock()
+        defer { stopping.unlock() }
+        while !lock.withLock({ stopped }) {
+            guard stopping.wait(until: until) else { return true }
+        }
+        return false
+    }
+
     private func serve(_ connection: Int32) {
         #if canImport(Darwin)
         var noSigPipe: Int32 = 1
@@ -158,7 +177,8 @@ final class TestHTTPServer: @unchecked Sendable {
         guard let path = readRequestPath(connection) else { return }
         var reply = route(path)
         while case .delayed(let seconds, let next) = reply {
-            Thread.sleep(forTimeInterval: seconds)  // the server under test is slow on purpose
+            // The server under test is slow on purpose, until the test stops it.
+            guard sleepUnlessStopped(for: seconds) else { return }
             reply = next
         }
         var bodyBytes = 0 {

@@ -43,7 +43,7 @@ import Testing
 /// instance stays, is counted by `reset`, and comes back should the store's own registration go
 /// (the store keeps it).
 @Suite struct ModelBasedTests {
-    @Test func randomSequencesBehaveAsTheDocsSay() {
+    @Test(.onThreadsOfItsOwn) func randomSequencesBehaveAsTheDocsSay() {
         let configuration = ModelRunConfiguration.current
         for (seed, operations) in configuration.sequences {
             ModelCheck.expectAgreement(operations, seed: seed)
@@ -58,7 +58,7 @@ import Testing
 
     /// The generator reaches every kind of operation, scope and request with the default seeds,
     /// so that a change that made it skip one (the model refusing too much, say) is seen.
-    @Test func theDefaultSeedsCoverEveryOperation() {
+    @Test(.onThreadsOfItsOwn) func theDefaultSeedsCoverEveryOperation() {
         var kinds: Set<String> = []
         var scopes: Set<ModelScope> = []
         var requests: Set<ModelRequest> = []

@@ -18,7 +18,7 @@ import Testing
     /// under the thread sanitizer, at the start of a run, the pool was busy for over 25 s.
     static let deadline: TimeInterval = 90
 
-    @Test func cachedFactoriesRunOncePerGenerationWhenManyThreadsAskAtOnce() {
+    @Test(.onThreadsOfItsOwn) func cachedFactoriesRunOncePerGenerationWhenManyThreadsAskAtOnce() {
         let fixture = ModelConcurrentGraph()
         for generation in 1...Self.generations {
             let start = DispatchSemaphore(value: 0)
