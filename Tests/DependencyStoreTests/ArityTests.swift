@@ -91,7 +91,7 @@ private func registerNineArgumentGreeting(in store: DependencyStore, scope: Scop
             return Database(generation: greeting.text.count)
         }
 
-        let report = await store.verifyAsync()
+        let report = await store.verifyAsync(timeout: poolDeadline)
 
         #expect(report.problems.isEmpty, "\(report)")
         #expect(names.value == ["Ada"], "the async factory's resolve passed its argument to the factory")

@@ -46,7 +46,7 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
         store.register(Database.self) { _ async in Database(generation: 1) }
         var timedOut = 0
         for _ in 0..<300 {
-            let report = await store.verifyAsync(timeout: 5)
+            let report = await store.verifyAsync(timeout: poolDeadline)
             if report.problems.contains(where: { $0.kind == .timedOut }) { timedOut += 1 }
         }
         #expect(timedOut == 0)
@@ -57,7 +57,7 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
         let built = Counter()
         registerIsolatedFactories(in: store, built: built)
 
-        let report = await store.verifyAsync(timeout: 10)
+        let report = await store.verifyAsync(timeout: poolDeadline)
 
         #expect(report.skippedForIsolation.isEmpty)
         #expect(built.value == 2, "each isolated factory ran once")
@@ -72,7 +72,7 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
         store.register(FixedClock(1), for: Clock.self)
         registerIsolatedFactories(in: store, built: Counter())
 
-        let report = await store.verifyAsync(timeout: 10)
+        let report = await store.verifyAsync(timeout: poolDeadline)
 
         #expect(report.isClean, "\(report)")
         #expect(report.verifiedCount == 4)
@@ -84,7 +84,7 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
         let store = DependencyStore()
         store.register(FixedClock(1), for: Clock.self)
         registerIsolatedFactories(in: store, built: Counter())
-        let report = await store.verifyAsync(timeout: 10)
+        let report = await store.verifyAsync(timeout: poolDeadline)
         #expect(report.isClean, "\(report)")
     }
 
@@ -95,7 +95,7 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
             _ = store.resolve(Database.self)
             return Banner(greeting: FixedGreeting(""), clock: FixedClock(0))
         }
-        let report = await store.verifyAsync(timeout: 10)
+        let report = await store.verifyAsync(timeout: poolDeadline)
         let failed = report.problems.filter { $0.kind == .failed }
         #expect(failed.count == 1, "\(report)")
         #expect(failed.first?.path.map(\.type) == ["Banner", "Database"])
@@ -105,7 +105,7 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
         let store = DependencyStore()
         store.register(Ping.self) { store async throws in Ping(try await store.resolveAsync(Pong.self)) }
         store.register(Pong.self) { store async throws in Pong(try await store.resolveAsync(Ping.self)) }
-        let report = await store.verifyAsync(timeout: 10)
+        let report = await store.verifyAsync(timeout: poolDeadline)
         #expect(report.problems.contains { $0.kind == .cycle }, "\(report)")
     }
 
@@ -113,7 +113,7 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
     @Test func aCycleThroughAWorkerAndTheMainActorIsReportedNotWaitedOn() async {
         // In a process of its own with a watchdog: a hang here would block the main actor.
         await #expect(processExitsWith: .success) {
-            endTheProcessIfItHangs()
+            endTheProcessIfItHangs(after: 3 * poolDeadline)
             let store = DependencyStore()
             // Ping, a singleton built on a worker, needs the main-actor Pong, whose factory needs
             // Ping: the main actor would wait at Ping's gate, held by the worker waiting for it.
@@ -122,7 +122,7 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
             let finished = DispatchSemaphore(value: 0)
             let cycles = Recorded(0)
             Task {
-                let report = await store.verifyAsync(timeout: 5)
+                let report = await store.verifyAsync(timeout: poolDeadline)
                 cycles.set(report.problems.filter { $0.kind == .cycle }.count)
                 finished.signal()
             }

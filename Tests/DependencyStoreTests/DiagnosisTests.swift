@@ -341,7 +341,7 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
             _ = store.resolve(Database.self)
             return Banner(greeting: FixedGreeting(""), clock: FixedClock(0))
         }
-        let report = await store.verifyAsync(timeout: 10)
+        let report = await store.verifyAsync(timeout: poolDeadline)
         #expect(report.problems.map(\.kind) == [.failed], "\(report)")
     }
 

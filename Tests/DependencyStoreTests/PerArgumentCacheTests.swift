@@ -140,7 +140,7 @@ final class OpenPanel {}
         #expect(first.allSatisfy { $0.closes.value == 1 })
 
         let second = (1...2).map { store.resolve(DocumentModel.self, arguments: $0) }
-        let report = await store.shutdown(timeout: 5)
+        let report = await store.shutdown(timeout: poolDeadline)
 
         #expect(report.closed == 2)
         #expect(second.allSatisfy { $0.closes.value == 1 })

@@ -313,7 +313,7 @@ struct PerRequestVerificationTests {
             OrderRepository(RequestContext(store.resolve()))
         }
 
-        let report = await app.verifyAsync()
+        let report = await app.verifyAsync(timeout: poolDeadline)
 
         #expect(
             report.problems.map(\.summaryForTests) == [
