@@ -736,10 +736,11 @@ private final class WeakPartReader: @unchecked Sendable {
     }
 }
 
-/// Awaits `group` without holding a thread of the concurrency pool; past `seconds` the test fails
+/// Awaits `group`, which tasks on the concurrency pool leave, without holding a thread of that
+/// pool; past `seconds` (the pool's deadline, since its tasks may wait their turn) the test fails
 /// and this returns `false`.
 func awaitGroup(
-    _ group: DispatchGroup, what: String, within seconds: Double = testDeadline,
+    _ group: DispatchGroup, what: String, within seconds: Double = poolDeadline,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> Bool {
     let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
