@@ -26,12 +26,18 @@ import Darwin
         stderr: ChildProcess.Output = .captured
     ) async throws -> ChildProcess.Result {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+        // A CLI built with a sanitizer, as the suite is in CI's sanitizer steps, gets the same
+        // options as the suite: AddressSanitizer's leak report would otherwise end every run.
+        let sanitizerOptions = ProcessInfo.processInfo.environment.filter {
+            ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key)
+        }
         return try await ChildProcess.run(
             ChildProcess.binary(named: "access-token-cli"),
             arguments,
             // No backtracer: its report of a crash would mix into the stderr under test, and under
             // the thread sanitizer its helper can hang.
-            environment: ["HOME": home, "SWIFT_BACKTRACE": "enable=no"].merging(environment) { $1 },
+            environment: ["HOME": home, "SWIFT_BACKTRACE": "enable=no"].merging(sanitizerOptions) { $1 }
+                .merging(environment) { $1 },
             stdout: stdout,
             stderr: stderr
         )
