@@ -29,7 +29,7 @@ import Darwin
         // A CLI built with a sanitizer, as the suite is in CI's sanitizer steps, gets the same
         // options as the suite: AddressSanitizer's leak report would otherwise end every run.
         let sanitizerOptions = ProcessInfo.processInfo.environment.filter {
-            ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key)
+            ["ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"].contains($0.key)
         }
         return try await ChildProcess.run(
             ChildProcess.binary(named: "access-token-cli"),
