@@ -151,6 +151,46 @@ struct ExpectVerifiedTests {
                 && "\(issue)".contains("missing: Banner -> Greeting (not registered)")
         }
     }
+
+    /// A main-actor factory, which `verify()` cannot build, is an issue pointing at the async
+    /// form: a check that passed over something must not pass. Its missing `Clock` is not seen.
+    @Test func aRegistrationVerifyCouldNotBuildIsAnIssueNamingTheAsyncForm() {
+        let store = DependencyStore()
+        store.register(WalletModel.self, on: MainActor.self) { WalletModel(clock: $0.resolve()) }
+        withKnownIssue {
+            expectVerified(store)
+        } matching: { issue in
+            "\(issue)".contains("was not fully checked: WalletModel")
+                && "\(issue)".contains("To fix: check with `await expectVerifiedAsync(store)`")
+        }
+    }
+
+    /// A registration whose factory takes arguments, given none, is an issue with the line to add;
+    /// given some, it is built and checked.
+    @Test func aRegistrationTakingArgumentsWithNoSamplesIsAnIssueNamingTheFix() {
+        let store = DependencyStore()
+        store.register(Session.self) { (_, number: Int) in Session(number) }
+        withKnownIssue {
+            expectVerified(store)
+        } matching: { issue in
+            "\(issue)".contains("`sampleArguments: [SampleArguments(for: Session.self, <its arguments>)]`")
+        }
+        #expect(expectVerified(store, sampleArguments: [SampleArguments(for: Session.self, 1)]).isClean)
+    }
+
+    /// The async form builds the main-actor factory on the main actor and finds what it misses
+    /// (the case a newcomer's check passed over), and passes once it is registered.
+    @Test func theAsyncFormBuildsAMainActorFactoryAndFindsWhatItMisses() async {
+        let store = DependencyStore()
+        store.register(WalletModel.self, on: MainActor.self) { WalletModel(clock: $0.resolve()) }
+        await withKnownIssue {
+            await expectVerifiedAsync(store, timeout: poolDeadline)
+        } matching: { issue in
+            "\(issue)".contains("missing: WalletModel -> Clock (not registered)")
+        }
+        store.register(FixedClock(1), for: Clock.self)
+        #expect(await expectVerifiedAsync(store, timeout: poolDeadline).isClean)
+    }
 }
 
 // MARK: - XCTest
@@ -234,6 +274,24 @@ final class XCTAssertVerifiedTests: XCTestCase {
         XCTAssertEqual(recorded.count, 1)
         XCTAssertEqual(recorded.first?.line, line)
         XCTAssertTrue(recorded.first?.description.contains("missing: Banner -> Greeting (not registered)") == true)
+    }
+
+    /// What `XCTAssertVerified` could not build fails, naming the async form; that form builds it
+    /// and fails on what it misses.
+    func testAMainActorFactoryFailsTheSynchronousFormAndTheAsyncFormFindsItsProblem() async {
+        let store = DependencyStore()
+        store.register(WalletModel.self, on: MainActor.self) { WalletModel(clock: $0.resolve()) }
+
+        XCTAssertVerified(store)
+        let skipped = failures
+        await XCTAssertVerifiedAsync(store, timeout: poolDeadline)
+        let missing = Array(failures.dropFirst(skipped.count))
+        failures = []
+
+        XCTAssertEqual(skipped.count, 1)
+        XCTAssertTrue(skipped.first?.description.contains("`await XCTAssertVerifiedAsync(store)`") == true)
+        XCTAssertEqual(missing.count, 1)
+        XCTAssertTrue(missing.first?.description.contains("missing: WalletModel -> Clock (not registered)") == true)
     }
 }
 

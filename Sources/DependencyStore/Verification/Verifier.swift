@@ -372,8 +372,11 @@ final class Verifier {
         }
         if let perRequestCause { park(problem: nil, perRequestCause: perRequestCause) }
         let chain = Self.buildsOnThisWorker()
+        // With nothing built on this worker, `subject` is the root whose own build stopped (a
+        // main-actor factory, on the main actor): the problem that stopped it is in the report,
+        // and "X needs X, whose build stopped" would only repeat it.
         let problem: VerificationProblem? = state.withLock { state in
-            guard !state.finished else { return nil }
+            guard !state.finished, !chain.isEmpty else { return nil }
             let nodes = withRegistrationOf(subject, appendedTo: chain.map { node($0, in: &state) }, in: &state)
             return .blocked(nodes, by: cause)
         }
