@@ -59,3 +59,14 @@ final class Worker {
     func run() -> Int { 1 }
     func runAsync() async {}
 }
+
+/// A spy: counts what the code under test asks of it.
+final class SpyTokens: AccessTokenServiceType, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var asked: Int { lock.withLock { count } }
+    func accessToken() throws(AccessTokenError) -> AccessToken {
+        lock.withLock { count += 1 }
+        return AccessToken("sk-5678")
+    }
+}
