@@ -363,12 +363,19 @@ struct ProvidedValueTests {
         let wrong = Counter()
         let found = Counter()
         let writerDone = Counter()
+        let lastRound = Recorded(0)
         onManyThreads(threads: 3) { _, thread in
             if thread == 2 {
-                for round in 1...5_000 {
+                // 5,000 rounds at least, and on until the readers have read beside them: when they
+                // start is the scheduler's (on a busy machine the rounds once ended first).
+                let deadline = Date().addingTimeInterval(testDeadline)
+                var round = 0
+                while round < 5_000 || (found.value < 100 && Date() < deadline) {
+                    round += 1
                     _ = store.unregister(RequestUser.self)
                     store.provide(RequestUser(name: "user-\(round)"))
                 }
+                lastRound.set(round)
                 writerDone.increment()
                 return
             }
@@ -381,7 +388,7 @@ struct ProvidedValueTests {
         }
         #expect(wrong.value == 0)
         #expect(found.value > 0, "the readers ran while the values came and went")
-        #expect(store.resolve(RequestUser.self).name == "user-5000")
+        #expect(store.resolve(RequestUser.self).name == "user-\(lastRound.value)")
     }
 
     /// The first read of an `@Injected` property looks for a value of its store in the store's
@@ -429,9 +436,13 @@ struct ProvidedValueTests {
             if thread == 2 {
                 // At most 20,000 rounds and 2 s: in a parallel run of the suite, where the readers
                 // are slow to take a round, the waits alone took 19 s at a millisecond each and
-                // starved the tests around it.
+                // starved the tests around it. But on until a reader has read beside them, within
+                // the test's deadline: when the readers start is the scheduler's.
                 let budget = Date().addingTimeInterval(2)
-                for round in 1...20_000 where Date() < budget {
+                let deadline = Date().addingTimeInterval(testDeadline)
+                var round = 0
+                while Date() < deadline, read.value == 0 || (round < 20_000 && Date() < budget) {
+                    round += 1
                     let store = DependencyStore()
                     store.provide(RequestUser(name: "first-\(round)"))
                     current.set((round, store))
