@@ -381,7 +381,7 @@ actor AsyncGate {
         if !hasDeadline {
             hasDeadline = true
             Task {
-                try? await Task.sleep(nanoseconds: UInt64(testDeadline * 1_000_000_000))
+                try? await Task.sleep(nanoseconds: UInt64(poolDeadline * 1_000_000_000))
                 expire()
             }
         }
@@ -390,7 +390,7 @@ actor AsyncGate {
 
     private func expire() {
         guard !waiting.isEmpty || !arrivalWatchers.isEmpty else { return }
-        Issue.record("an AsyncGate still had waiters after \(testDeadline) s: a deadlock?")
+        Issue.record("an AsyncGate still had waiters after \(poolDeadline) s: a deadlock?")
         open()
         for watcher in arrivalWatchers { watcher.continuation.resume() }
         arrivalWatchers.removeAll()
