@@ -81,7 +81,10 @@ final class BlockingTestThreads: TaskExecutor, @unchecked Sendable {
     private func runJobs() -> Never {
         while true {
             condition.lock()
-            while queued.isEmpty { condition.wait() }
+            // An idle thread waiting for the next test's job, not a test waiting: it wakes each
+            // second to look again, and never gives up, since a job may come at any time. The
+            // tests' own waits have deadlines that fail them.
+            while queued.isEmpty { _ = condition.wait(until: Date(timeIntervalSinceNow: 1)) }
             let job = queued.removeFirst()
             condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
