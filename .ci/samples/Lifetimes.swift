@@ -82,3 +82,10 @@ final class Database {}
 
 let store = DependencyStore()
 let live = DependencyStore()
+
+final class Connection: Closable {
+    func close() {}
+}
+final class Model {
+    @Injected var connection: Connection
+}

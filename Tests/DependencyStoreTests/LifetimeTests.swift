@@ -93,20 +93,24 @@ func endTheProcessIfItHangs(after seconds: Double = 20) {
         // as optimised builds may do: the read must see the store with everything it keeps.
         let built = Counter()
         weak var weakStore: DependencyStore?
-        let screen: Screen = {
-            let store = DependencyStore()
-            store.register(Greeting.self, scope: .singleton) { _ in
-                built.increment()
-                return FixedGreeting("kept")
-            }
-            _ = store.resolve(Greeting.self)
-            weakStore = store
-            return store.execute { Screen() }
-        }()
-        #expect(weakStore != nil, "the unread property holds its store")
-        #expect(screen.greeting.text == "kept")
-        #expect(built.value == 1, "the singleton the store kept was returned, not built again")
-        #expect(weakStore == nil, "after the first read the property holds nothing of the store")
+        do {
+            let screen: Screen = {
+                let store = DependencyStore()
+                store.register(Greeting.self, scope: .singleton) { _ in
+                    built.increment()
+                    return FixedGreeting("kept")
+                }
+                _ = store.resolve(Greeting.self)
+                weakStore = store
+                return store.execute { Screen() }
+            }()
+            #expect(weakStore != nil, "the unread property holds its store")
+            #expect(screen.greeting.text == "kept")
+            #expect(built.value == 1, "the singleton the store kept was returned, not built again")
+            // Letting go would have ended the store under the read (see `FirstReadLifetimeTests`).
+            #expect(weakStore != nil, "the property was the store's last owner: it keeps the store")
+        }
+        #expect(weakStore == nil, "the store ends with the property that kept it")
     }
 
     #if compiler(>=6.1)

@@ -366,14 +366,20 @@ private final class VersionedGreeter: Sendable {
         let result = Recorded<([Bool], AppRepository, Bool)?>(nil)
         let inTime = finishesWhileAnotherThreadHoldsTheLock(of: app) {
             let ended = Recorded<WeakCore?>(nil)
-            let (provided, handler) = {
-                let request = DependencyStore(parent: app)
-                ended.set(WeakCore(core: request.core))
-                return (kinds.map { providesAndReadsBack($0, in: request) }, request.execute { RepositoryHandler() })
-            }()
-            // The store has ended: only its handler's property holds its core.
-            let repository = handler.repository
-            withExtendedLifetime(handler) {}
+            let provided: [Bool]
+            let repository: AppRepository
+            do {
+                let handler: RepositoryHandler
+                (provided, handler) = {
+                    let request = DependencyStore(parent: app)
+                    ended.set(WeakCore(core: request.core))
+                    return (
+                        kinds.map { providesAndReadsBack($0, in: request) }, request.execute { RepositoryHandler() }
+                    )
+                }()
+                // Only the handler's property holds the store: its first read keeps it.
+                repository = handler.repository
+            }
             result.set((provided, repository, ended.value?.core == nil))
         }
         #expect(inTime, "the request's store waited for the app's lock")

@@ -18,7 +18,9 @@
 /// Later reads return the same value.
 ///
 /// Until its first read the property keeps its store alive, so `let model = store.execute {
-/// Model() }` works however early `store` is released; after it, it holds only its value. A
+/// Model() }` works however early `store` is released; after it, it holds only its value, unless
+/// it was the store's last owner: then it keeps the store, so that what the store keeps (the value
+/// among them) stays open for as long as the property lives. A
 /// property created while a store builds an instance it keeps (in a `.singleton`'s initialiser)
 /// holds only what that store resolves with, so the store and its instances can be freed; see
 /// "When a store goes" in <doc:Lifetimes>.
@@ -135,11 +137,14 @@ public struct Injected<T> {
         defer { if insideGate { cell.gate.leave() } }
         // What `beginFirstRead` looks at (the store's own values and kept instances, the parent's
         // published ones) is not looked at again: the store's resolve.
-        let value = cell.droppingBinding(
-            InjectedBinding.resolve(T.self, from: header, arguments: .none, lookingFirstWithoutResolve: false),
-            from: header)
+        let value = InjectedBinding.resolve(T.self, from: header, arguments: .none, lookingFirstWithoutResolve: false)
         // Exactly once: only the thread inside the gate that found nothing published gets here.
-        if insideGate { cell.publish(value) }
+        // A read inside the property's own resolution leaves the binding to the read outside,
+        // which still resolves through it (see `resolveOnce`).
+        if insideGate {
+            OnceHeader.dropBinding(in: header)
+            cell.publish(value)
+        }
         return value
     }
 }
@@ -177,10 +182,8 @@ extension Injected {
         }
         return try resolveOnce(cell: cell, type: T.self) { (cell) throws(ResolutionError) -> T in
             let header = cell.header
-            return cell.droppingBinding(
-                try header.pointee.binding.tryResolve(
-                    T.self, name: OnceHeader.name(in: header), arguments: .none, requester: header.pointee.requester),
-                from: header)
+            return try header.pointee.binding.tryResolve(
+                T.self, name: OnceHeader.name(in: header), arguments: .none, requester: header.pointee.requester)
         }
     }
 
@@ -192,9 +195,7 @@ extension Injected {
             return published.assumingMemoryBound(to: T.self).pointee
         }
         return resolveOnce(cell: cell, type: T.self) { cell in
-            let header = cell.header
-            return cell.droppingBinding(
-                InjectedBinding.resolve(T.self, from: header, arguments: arguments), from: header)
+            InjectedBinding.resolve(T.self, from: cell.header, arguments: arguments)
         }
     }
 }

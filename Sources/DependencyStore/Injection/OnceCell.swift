@@ -78,18 +78,6 @@ struct OnceCell<Value> {
     /// Who resolves: the property on its first read, or the `Lazy` handle made of it.
     var requester: Requester { header.pointee.requester }
 
-    /// `value`, resolved from the binding, which this drops: what every first read returns
-    /// inside the gate, as
-    /// `cell.droppingBinding(InjectedBinding.resolve(T.self, from: header, ...), from: header)`.
-    /// The binding, name and requester are read in place, in the header: passed on as values (or
-    /// through a closure that gets them), the binding and the name were copied out and released
-    /// after, a retain and a release each (about 60 instructions a read).
-    @inline(__always)
-    func droppingBinding(_ value: Value, from header: UnsafeMutablePointer<OnceHeader>) -> Value {
-        OnceHeader.dropBinding(in: header)
-        return value
-    }
-
     /// Publishes `value`. Call once, from the one thread inside the gate.
     func publish(_ value: Value) {
         // The words' address first, then the value placed there: a closure that captured the
@@ -195,13 +183,29 @@ struct OnceHeader {
     }
 
     /// Forgets what the first read resolved from, once it has: the property holds nothing of the
-    /// store any more. Only inside the gate. Field by field, through the pointer: a `mutating`
-    /// method would be an access to the whole header, gate words included, which other threads
-    /// read and write atomically meanwhile (the thread sanitizer reports it).
+    /// store any more, unless it was the store's last owner. Then it keeps the store for as long
+    /// as it lives (`InjectedBinding.resolvedKeeping`): letting go would end the store here, and
+    /// its end would close what it kept, the value this read hands out among them, before the
+    /// caller had it (`let model = store.execute { Model() }` with `store` gone). Only the read
+    /// inside the gate calls this, after its resolve: a read inside the property's own resolution
+    /// (an observer's) leaves the binding to it.
+    ///
+    /// Field by field, through the pointer, each a read or a write that ends at once: a `mutating`
+    /// method, even one of the binding, is an access to the whole header for as long as it runs,
+    /// gate words included, which other threads read and write atomically meanwhile (the thread
+    /// sanitizer reports it).
     @inline(__always)
     static func dropBinding(in header: UnsafeMutablePointer<OnceHeader>) {
         header.pointee.store = nil
+        guard case .store(var store) = header.pointee.binding else {
+            header.pointee.binding = .resolved
+            return
+        }
+        // The pattern's copy is the only other reference once the binding lets go of its own.
         header.pointee.binding = .resolved
+        if isKnownUniquelyReferenced(&store) {
+            header.pointee.binding = .resolvedKeeping(store)
+        }
     }
 
     /// Enters the gate of the property whose header this is, for its first read, on the thread of
@@ -311,7 +315,7 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
 
     /// Ends the first read that `beginFirstRead(of:)` found its value for, once the caller copied
     /// it to `slot` (the storage's `valueSlot`): lets go of what held the found value, drops the
-    /// binding (`OnceCell.droppingBinding`), publishes `slot` and leaves the gate.
+    /// binding (`OnceHeader.dropBinding(in:)`), publishes `slot` and leaves the gate.
     @usableFromInline
     func finishFirstRead(_ read: FirstRead, publishing slot: UnsafeMutableRawPointer) {
         withUnsafeMutablePointerToHeader { header in

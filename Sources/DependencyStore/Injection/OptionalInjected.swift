@@ -50,10 +50,8 @@ public struct OptionalInjected<T> {
         }
         return resolveOnce(cell: cell, type: T.self) { cell in
             let header = cell.header
-            return cell.droppingBinding(
-                header.pointee.binding.store.resolveIfRegistered(
-                    T.self, name: OnceHeader.name(in: header), requester: header.pointee.requester),
-                from: header)
+            return header.pointee.binding.store.resolveIfRegistered(
+                T.self, name: OnceHeader.name(in: header), requester: header.pointee.requester)
         }
     }
 }

@@ -12,6 +12,11 @@ enum InjectedBinding {
     case core(PropertyOrigin)
     /// Resolved: the property holds nothing of the store any more.
     case resolved
+    /// Resolved by a read whose property was the store's last owner: the property keeps the
+    /// store for as long as it lives, so that its first read does not end the store, and close
+    /// what the store kept (the value it handed out among them) before the caller has it (see
+    /// `OnceHeader.dropBinding(in:)`).
+    case resolvedKeeping(DependencyStore)
 
     /// Binds to `store`, by the rule above.
     init(_ store: DependencyStore) {
@@ -49,7 +54,7 @@ enum InjectedBinding {
         switch self {
         case .store(let store): store.verifier
         case .core(let origin): origin.core.verifier
-        case .resolved: nil
+        case .resolved, .resolvedKeeping: nil
         }
     }
 
@@ -58,13 +63,16 @@ enum InjectedBinding {
         switch self {
         case .store(let store): store
         case .core(let origin): DependencyStore.resolving(through: origin.core)
-        case .resolved: preconditionFailure("DependencyStore: an injected property resolved twice")
+        case .resolved, .resolvedKeeping: preconditionFailure("DependencyStore: an injected property resolved twice")
         }
     }
 }
 
 /// The first read of an injected property: `resolve` runs exactly once, even when many threads
 /// read the property for the first time together, and every read returns what it returned.
+/// `resolve` resolves through the cell's binding and leaves it there: the read inside the gate
+/// drops it, once it has resolved; a read inside the property's own resolution (an observer's, or
+/// a cycle's) never does, as the outer read still resolves through the store the binding holds.
 ///
 /// The property reads `slot` first and calls this only while nothing is published there.
 ///
@@ -91,7 +99,9 @@ func resolveOnce<Value, Failure: Error>(
             defer { cell.gate.leave() }
             // A throw publishes nothing: the next read resolves again.
             let value = try resolve(cell)
-            // Exactly once: only the thread inside the gate that found nothing published gets here.
+            // Exactly once: only the thread inside the gate that found nothing published gets
+            // here, and only it lets go of the binding, after the resolve that went through it.
+            OnceHeader.dropBinding(in: cell.header)
             cell.publish(value)
             return value
         }
