@@ -296,6 +296,15 @@ final class ResolutionStack {
         Tombstones.end(in: chainCell)
     }
 
+    /// Withdraws, for good, what this thread publishes to other threads: its build stopped and the
+    /// thread is parked (see `Verifier.park`), so it will read no table of shared instances and
+    /// run no chain again. A chain left published would have every later removal in the process
+    /// keep its tombstones for ever, and every miss look through them.
+    func withdrawForParking() {
+        Tombstones.unprotect(hazard)
+        if isInChain { endChain() }
+    }
+
     /// The slot in which this chain keeps what it builds from `registration`, which a removal
     /// described by `how` took away after the chain began.
     func chainSlot(for registration: AnyRegistration, in store: DependencyStore, removedBy how: String) -> InstanceSlot

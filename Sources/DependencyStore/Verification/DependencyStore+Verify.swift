@@ -19,10 +19,10 @@ extension DependencyStore {
     ///   for a registration, though it is not resolved).
     /// - A resolve that would trap (missing, cycle, wrong arguments) is recorded instead. Factories
     ///   run on threads of the verifier's own, and a factory stopped that way can never return,
-    ///   so the verifier leaves it, abandoning its frames, and its thread ends: no thread outlives
-    ///   `verify()`. What the abandoned frames held (objects and gates of the copy) is not
-    ///   released; a later build that needs what a stopped one holds is reported at once, with
-    ///   that cause.
+    ///   so the verifier parks its thread for good and goes on: one sleeping thread per stopped
+    ///   build outlives `verify()`. Whatever the stopped factories hold stays held (objects and
+    ///   gates of the copy, and a lock a factory took itself: resolve before taking one); a later
+    ///   build that needs what a stopped one holds is reported at once, with that cause.
     /// - A registration built as a dependency of an earlier one is not built again, so the work
     ///   grows with the number of registrations and edges.
     /// - A type that each request's store provides, declared with

@@ -1,15 +1,19 @@
 internal import DependencyStoreAtomics
 
-/// How `verify()` leaves a factory that can never return.
+/// How `verifyAsync()` leaves a main-actor factory that can never return: the one build the
+/// verifier cannot park, since the main actor's thread is not its own (every other stopped build's
+/// thread is parked for good; see `Verifier.park`).
 ///
 /// A factory that asks for something missing waits for a value nobody can give it: on a resolve
 /// that is not verifying, that is a trap. While verifying, the problem is recorded and the factory
 /// is left: the thread jumps back to where verification started the build (`run`), abandoning the
-/// frames in between without running them to their end.
+/// frames in between without running them to their end. Swift does not define that: a frame that
+/// bound a task-local, held an `inout` access or a lock of the factory's own leaves the runtime or
+/// the user's code inconsistent, so this is to go (Verification.md says what to avoid meanwhile).
 ///
-/// What makes that safe here:
-/// - Only synchronous frames are abandoned, all on this thread, and all inside one job when the
-///   thread runs tasks (the main actor): the escape point is set inside the job.
+/// What it relies on:
+/// - Only synchronous frames are abandoned, all on this thread, and all inside one job of the
+///   main actor: the escape point is set inside the job.
 /// - No lock is held while user code runs, so none is abandoned held. The gates the abandoned
 ///   frames held stay held, in the throw-away copy only; the registrations being built are marked
 ///   abandoned first, so that nothing waits at those gates again (see `Verifier.willResolve`).

@@ -71,7 +71,7 @@ extension DependencyStore {
             if onMainActor {
                 await MainActor.run { verifier.onMainActor(handing: nil, after: chain, resolve) }
             } else {
-                verifier.asBuild(after: chain, resolve)
+                await verifier.onWorker(after: chain, resolve)
             }
         guard returned, let value = handoff.value else { throw VerificationStop() }
         return value
@@ -93,15 +93,38 @@ extension Verifier {
         return asBuild(after: chain, body)
     }
 
-    /// Runs `body` on this thread, which is not a worker's own (the main actor's, or one running
-    /// an `async` factory), as a verified build that `chain` asked for: a problem it meets is
-    /// recorded, and ends it (returning `false`).
-    func asBuild(after chain: [AnyRegistration], _ body: @escaping () -> Void) -> Bool {
+    /// Runs `body` on this thread, the main actor's, as a verified build that `chain` asked for:
+    /// a problem it meets is recorded, and ends it (returning `false`) through `Escape`, since the
+    /// main actor's thread cannot be parked.
+    @MainActor
+    private func asBuild(after chain: [AnyRegistration], _ body: @escaping () -> Void) -> Bool {
         let stack = ResolutionStack.current
         let saved = stack.verificationWorker
         stack.verificationWorker = VerificationWorker(verifier: self, ownsThread: false, asyncChain: chain)
         defer { stack.verificationWorker = saved }
         return Escape.run(body)
+    }
+
+    /// Runs `body`, a synchronous resolve an `async` factory made in `verifyAsync()`, as a
+    /// verified build that `chain` asked for, on a worker of its own: a problem it meets is
+    /// recorded and parks the worker for good (see `park`), and this returns `false`. Never on
+    /// the task's own thread, which belongs to the concurrency pool and cannot be parked or left.
+    func onWorker(after chain: [AnyRegistration], _ body: @escaping () -> Void) async -> Bool {
+        let body = UncheckedSendable(body)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let worker = VerificationWorker(verifier: self, asyncChain: chain) { returned in
+                continuation.resume(returning: returned)
+            }
+            startWorker {
+                let stack = ResolutionStack.current
+                stack.verificationWorker = worker
+                WaitGraph.workerStarted(worker, on: stack)
+                body.value()
+                // A build that stopped never gets here: `park` ended the worker and parked.
+                WaitGraph.workerFinished(worker)
+                worker.end(returned: true)
+            }
+        }
     }
 
     /// Awaits each `async` registration of `roots` in a task of its own, one at a time, each

@@ -14,9 +14,10 @@ import Musl
 /// Each registration is built on a thread of the verifier's own (a *worker*). A factory that asks
 /// for something missing, closes a cycle or passes wrong arguments would trap; on a worker, the
 /// store calls ``abort(_:subject:)`` instead, which records the problem, releases the waiting
-/// `verify()` and leaves the build (see `Escape`): the factory cannot return (it is waiting for a
-/// value nobody can give it) and must not trap, so the worker jumps back to where the build
-/// started, and its thread ends. Everything else about resolution is the store's ordinary code.
+/// `verify()` and parks the worker for good (see `park`): the factory cannot return (it is waiting
+/// for a value nobody can give it), must not trap, and Swift has no defined way to leave its
+/// frames without running them to their end. Everything else about resolution is the store's
+/// ordinary code.
 final class Verifier {
     private let state = Lock(State())
     /// The timeout for one registration's build, in seconds.
@@ -93,15 +94,11 @@ final class Verifier {
                 let stack = ResolutionStack.current
                 stack.verificationWorker = worker
                 WaitGraph.workerStarted(worker, on: stack)
-                let returned = Escape.run {
-                    root.registration.verifiable.resolveForVerification(in: copy, arguments: root.arguments)
-                }
-                // A build that stopped on a problem was left by `park`, which signalled `done`;
-                // either way the thread ends here.
-                if returned {
-                    WaitGraph.workerFinished(worker)
-                    done.signal()
-                }
+                root.registration.verifiable.resolveForVerification(in: copy, arguments: root.arguments)
+                // A build that stopped on a problem never gets here: `park` signalled `done` and
+                // parked this thread for good.
+                WaitGraph.workerFinished(worker)
+                worker.end(returned: true)
             }
             if done.wait(timeout: .now() + timeout) == .timedOut {
                 timedOut(root.registration, cause: worker)
@@ -404,10 +401,17 @@ final class Verifier {
     // MARK: - Private
 
     /// Ends this worker's part: records `problem`, marks the chain abandoned, releases `verify()`
-    /// and leaves the build. Every stopped build has a problem of its own in the report, and a
+    /// and stops the build. Every stopped build has a problem of its own in the report, and a
     /// later build that needs what it holds is reported at once, with its cause. A build stopped
     /// at a type provided per request (`perRequestCause`) has none: a later build that needs what
     /// it holds stops the same way.
+    ///
+    /// A worker's own thread is parked for good: its frames, the factories' included, are never
+    /// run to their end and never abandoned, so whatever they hold stays held (the copy's gates, a
+    /// lock of the factory's own, a task-local binding, an `inout` access), and what they retain is
+    /// never released. One thread per stopped build outlives `verify()`, asleep. The main actor,
+    /// which `verifyAsync()` borrows for a main-actor factory, cannot be parked: that build is
+    /// still left through `Escape`, the one place that remains.
     private func park(problem: VerificationProblem?, perRequestCause: String? = nil) -> Never {
         let stack = ResolutionStack.current
         let chain = Self.buildsOnThisWorker()
@@ -424,18 +428,32 @@ final class Verifier {
                 }
             }
         }
-        guard let worker = stack.verificationWorker, Escape.canLeave else {
+        guard let worker = stack.verificationWorker else {
             preconditionFailure("DependencyStore.verify(): a problem was recorded outside a verified build")
         }
         if worker.ownsThread {
-            // Keeps the stack, and so this thread's name in `WaitGraph`, for as long as a gate this
-            // thread held may be found: no other thread may be taken for it.
+            // The stack, and so this thread's name in `WaitGraph`, lives as long as the gates this
+            // thread holds: for good.
             WaitGraph.workerStopped(worker, cause: cause, keeping: stack)
+            stack.withdrawForParking()
+            worker.end(returned: false)
+            Self.parkForever()
         }
-        worker.done.signal()
-        // The factory can never return: leave it (see `Escape`). A worker's thread then ends, so
-        // no thread outlives `verify()`; the main actor goes on with its next job.
+        guard Escape.canLeave else {
+            preconditionFailure("DependencyStore.verify(): a borrowed thread stopped outside a verified build")
+        }
+        worker.end(returned: false)
+        // The main actor's thread: the factory can never return, and the thread cannot be parked,
+        // so leave the build (see `Escape`); the main actor goes on with its next job.
         Escape.leave()
+    }
+
+    /// Parks a worker's thread whose build can never return, for good: nothing signals the
+    /// semaphore. The thread holds what its frames hold, and costs its stack's address space and
+    /// a kernel thread, asleep.
+    private static func parkForever() -> Never {
+        let never = DispatchSemaphore(value: 0)
+        while true { never.wait() }
     }
 
     private func node(for registration: AnyRegistration) -> DependencyGraph.Node {
@@ -638,18 +656,30 @@ extension Verifier: @unchecked Sendable {}
 /// done or abandoned.
 final class VerificationWorker: @unchecked Sendable {
     let verifier: Verifier
+    /// Signalled when the build returns or stops, unless `onEnd` is given.
     let done = DispatchSemaphore(value: 0)
-    /// Whether the worker is a thread of the verifier's own, which ends when its build stops; not
-    /// the main actor's, which `verifyAsync()` borrows for a main-actor factory.
+    /// Whether the worker is a thread of the verifier's own, which parks for good when its build
+    /// stops; not the main actor's, which `verifyAsync()` borrows for a main-actor factory.
     let ownsThread: Bool
     /// The `async` factories being built around this worker's build, outermost first: the start
     /// of the path of a problem it meets.
     let asyncChain: [AnyRegistration]
+    /// Told, once, whether the build returned (`true`) or stopped (`false`), instead of `done`.
+    private let onEnd: (@Sendable (Bool) -> Void)?
 
-    init(verifier: Verifier, ownsThread: Bool = true, asyncChain: [AnyRegistration] = []) {
+    init(
+        verifier: Verifier, ownsThread: Bool = true, asyncChain: [AnyRegistration] = [],
+        onEnd: (@Sendable (Bool) -> Void)? = nil
+    ) {
         self.verifier = verifier
         self.ownsThread = ownsThread
         self.asyncChain = asyncChain
+        self.onEnd = onEnd
+    }
+
+    /// The build returned, or stopped: once, from the worker's thread.
+    func end(returned: Bool) {
+        if let onEnd { onEnd(returned) } else { done.signal() }
     }
 }
 
