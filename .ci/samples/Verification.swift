@@ -27,3 +27,12 @@ final class Journal {
     init(disk: Disk) {}
 }
 let journalLock = NSLock()
+
+// Types the app creates itself, which "Entry points" names.
+protocol Analytics {}
+@MainActor final class WeatherModel {
+    @Injected var analytics: Analytics
+}
+final class ReportPrinter {
+    @Injected var analytics: Analytics
+}

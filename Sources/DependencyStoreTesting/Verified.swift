@@ -15,22 +15,25 @@ import XCTest
 /// - Parameters:
 ///   - store: The store to verify; by default the current `DependencyStore.shared`.
 ///   - sampleArguments: Arguments for registrations whose factory takes them.
+///   - entryPoints: Types the app creates itself (a view model a view makes), to create and check
+///     as registrations are; see `EntryPoint`.
 ///   - sourceLocation: Where the issues are reported. Leave the default.
 /// - Returns: The report, for further checks (its graph, say).
 @discardableResult
 public func expectVerified(
     _ store: DependencyStore = .shared,
     sampleArguments: [SampleArguments] = [],
+    entryPoints: [EntryPoint] = [],
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> VerificationReport {
-    let report = store.verify(sampleArguments: sampleArguments)
+    let report = store.verify(sampleArguments: sampleArguments, entryPoints: entryPoints)
     for failure in failures(of: report, in: store, asyncForm: "await expectVerifiedAsync(store)") {
         Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
     }
     return report
 }
 
-/// Verifies `store` as ``expectVerified(_:sampleArguments:sourceLocation:)`` does, and also builds
+/// Verifies `store` as ``expectVerified(_:sampleArguments:entryPoints:sourceLocation:)`` does, and also builds
 /// what that form cannot: main-actor factories on the main actor, `async` ones awaited (see
 /// `verifyAsync()`). The form that checks everything.
 ///
@@ -45,6 +48,8 @@ public func expectVerified(
 /// - Parameters:
 ///   - store: The store to verify; by default the current `DependencyStore.shared`.
 ///   - sampleArguments: Arguments for registrations whose factory takes them.
+///   - entryPoints: Types the app creates itself (a view model a view makes), to create and check
+///     as registrations are; see `EntryPoint`.
 ///   - timeout: How long one registration's build may take, in seconds, before it is reported
 ///     as timed out.
 ///   - sourceLocation: Where the issues are reported. Leave the default.
@@ -53,10 +58,11 @@ public func expectVerified(
 public func expectVerifiedAsync(
     _ store: DependencyStore = .shared,
     sampleArguments: [SampleArguments] = [],
+    entryPoints: [EntryPoint] = [],
     timeout: Double = 5,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> VerificationReport {
-    let report = await store.verifyAsync(sampleArguments: sampleArguments, timeout: timeout)
+    let report = await store.verifyAsync(sampleArguments: sampleArguments, entryPoints: entryPoints, timeout: timeout)
     for failure in failures(of: report, in: store, asyncForm: "await expectVerifiedAsync(store)") {
         Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
     }
@@ -76,6 +82,8 @@ public func expectVerifiedAsync(
 /// - Parameters:
 ///   - store: The store to verify; by default the current `DependencyStore.shared`.
 ///   - sampleArguments: Arguments for registrations whose factory takes them.
+///   - entryPoints: Types the app creates itself (a view model a view makes), to create and check
+///     as registrations are; see `EntryPoint`.
 ///   - file: Where the failures are reported. Leave the default.
 ///   - line: The line of the failures. Leave the default.
 /// - Returns: The report, for further checks.
@@ -85,17 +93,18 @@ public func expectVerifiedAsync(
 public func XCTAssertVerified(
     _ store: DependencyStore = .shared,
     sampleArguments: [SampleArguments] = [],
+    entryPoints: [EntryPoint] = [],
     file: StaticString = #filePath,
     line: UInt = #line
 ) -> VerificationReport {
-    let report = store.verify(sampleArguments: sampleArguments)
+    let report = store.verify(sampleArguments: sampleArguments, entryPoints: entryPoints)
     for failure in failures(of: report, in: store, asyncForm: "await XCTAssertVerifiedAsync(store)") {
         XCTFail(failure, file: file, line: line)
     }
     return report
 }
 
-/// Verifies `store` as ``XCTAssertVerified(_:sampleArguments:file:line:)`` does, and also builds
+/// Verifies `store` as ``XCTAssertVerified(_:sampleArguments:entryPoints:file:line:)`` does, and also builds
 /// what that form cannot: main-actor factories on the main actor, `async` ones awaited (see
 /// `verifyAsync()`). The form that checks everything.
 ///
@@ -110,6 +119,8 @@ public func XCTAssertVerified(
 /// - Parameters:
 ///   - store: The store to verify; by default the current `DependencyStore.shared`.
 ///   - sampleArguments: Arguments for registrations whose factory takes them.
+///   - entryPoints: Types the app creates itself (a view model a view makes), to create and check
+///     as registrations are; see `EntryPoint`.
 ///   - timeout: How long one registration's build may take, in seconds, before it is reported
 ///     as timed out.
 ///   - file: Where the failures are reported. Leave the default.
@@ -121,11 +132,12 @@ public func XCTAssertVerified(
 public func XCTAssertVerifiedAsync(
     _ store: DependencyStore = .shared,
     sampleArguments: [SampleArguments] = [],
+    entryPoints: [EntryPoint] = [],
     timeout: Double = 5,
     file: StaticString = #filePath,
     line: UInt = #line
 ) async -> VerificationReport {
-    let report = await store.verifyAsync(sampleArguments: sampleArguments, timeout: timeout)
+    let report = await store.verifyAsync(sampleArguments: sampleArguments, entryPoints: entryPoints, timeout: timeout)
     for failure in failures(of: report, in: store, asyncForm: "await XCTAssertVerifiedAsync(store)") {
         XCTFail(failure, file: file, line: line)
     }

@@ -17,7 +17,7 @@ extension DependencyStore {
     ///
     /// A declaration is not a registration: this store still resolves nothing for `type`.
     /// It changes what the store says about it:
-    /// - ``verify(sampleArguments:timeout:captives:overrides:)`` checks the rest of the graph as
+    /// - ``verify(sampleArguments:entryPoints:timeout:captives:overrides:)`` checks the rest of the graph as
     ///   if `type` were registered: a factory that resolves it stops there, as satisfied, without
     ///   a value, and an `@Injected` property for it is no missing registration. It reports an
     ///   app-wide instance (`.singleton`, `.weak`, a custom scope) whose graph reaches `type`,

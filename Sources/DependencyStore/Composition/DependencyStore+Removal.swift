@@ -166,7 +166,7 @@ extension DependencyStore {
     }
 
     /// Declares that some assembly must register `type` (under `name`) for this module to work:
-    /// what a feature module promises the app will provide. ``verify(sampleArguments:timeout:captives:overrides:)``
+    /// what a feature module promises the app will provide. ``verify(sampleArguments:entryPoints:timeout:captives:overrides:)``
     /// reports a requirement nothing registers, naming who declared it, and the trap of a resolve
     /// that finds nothing names it too.
     ///

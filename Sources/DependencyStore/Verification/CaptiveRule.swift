@@ -1,4 +1,4 @@
-/// Which dependencies ``DependencyStore/verify(sampleArguments:timeout:captives:overrides:)`` reports as
+/// Which dependencies ``DependencyStore/verify(sampleArguments:entryPoints:timeout:captives:overrides:)`` reports as
 /// *captive*: held by an instance the store keeps longer than their own scope lets them live.
 ///
 /// ```swift

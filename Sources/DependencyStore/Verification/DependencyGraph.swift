@@ -1,6 +1,6 @@
 import Foundation
 
-/// The dependencies ``DependencyStore/verify(sampleArguments:timeout:captives:overrides:)`` saw: one node for each
+/// The dependencies ``DependencyStore/verify(sampleArguments:entryPoints:timeout:captives:overrides:)`` saw: one node for each
 /// registration it built and each type that was asked for but not registered, and one edge for
 /// each resolve a factory made or `@Injected` property it created.
 ///

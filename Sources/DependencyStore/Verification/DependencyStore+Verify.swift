@@ -33,7 +33,7 @@ extension DependencyStore {
     /// - Registrations whose factory takes arguments are skipped unless `sampleArguments` gives
     ///   them some. Main-actor and `async` registrations, and those whose factories resolve one,
     ///   are skipped and listed with the reason: verification builds on threads of its own, where
-    ///   those factories cannot run. ``verifyAsync(sampleArguments:timeout:captives:overrides:)``
+    ///   those factories cannot run. ``verifyAsync(sampleArguments:entryPoints:timeout:captives:overrides:)``
     ///   builds them too.
     ///
     /// What it cannot see: work done outside factories (an `@Injected` property resolved later
@@ -44,6 +44,8 @@ extension DependencyStore {
     ///
     /// - Parameters:
     ///   - sampleArguments: Arguments for registrations whose factory takes them.
+    ///   - entryPoints: Types the app creates itself rather than resolves (a view model a view
+    ///     makes), created as the app does and checked as registrations are; see ``EntryPoint``.
     ///   - timeout: How long one registration's build may take, in seconds, before it is reported
     ///     as `.timedOut` and verification goes on without it.
     ///   - captives: Which captive dependencies to report: ``CaptiveRule/scoped`` (the default)
@@ -54,17 +56,19 @@ extension DependencyStore {
     /// - Returns: The report: ``VerificationReport/isClean`` when nothing is wrong.
     public func verify(
         sampleArguments: [SampleArguments] = [],
+        entryPoints: [EntryPoint] = [],
         timeout: Double = 5,
         captives: CaptiveRule = .scoped,
         overrides: OverrideRule = .listed
     ) -> VerificationReport {
         let plan = VerificationPlan(
-            of: self, sampleArguments: sampleArguments, timeout: timeout, captives: captives, isolated: false)
+            of: self, sampleArguments: sampleArguments, entryPoints: entryPoints, timeout: timeout, captives: captives,
+            isolated: false)
         plan.verifier.run(plan.roots, in: plan.copy)
         return plan.report(of: self, overrides: overrides)
     }
 
-    /// Verifies as ``verify(sampleArguments:timeout:captives:overrides:)`` does, and also runs
+    /// Verifies as ``verify(sampleArguments:entryPoints:timeout:captives:overrides:)`` does, and also runs
     /// the factories it skips: main-actor factories on the main actor, and `async` ones awaited
     /// with ``resolveAsync(_:name:fileID:line:)``, each under the same time bound.
     ///
@@ -87,18 +91,22 @@ extension DependencyStore {
     ///
     /// - Parameters:
     ///   - sampleArguments: Arguments for registrations whose factory takes them.
+    ///   - entryPoints: Types the app creates itself rather than resolves (a view model a view
+    ///     makes), created as the app does and checked as registrations are; see ``EntryPoint``.
     ///   - timeout: How long one registration's build may take, in seconds.
     ///   - captives: Which captive dependencies to report.
     ///   - overrides: Whether replacements are only listed or also problems.
     /// - Returns: The report; its ``VerificationReport/skippedForIsolation`` is empty.
     public func verifyAsync(
         sampleArguments: [SampleArguments] = [],
+        entryPoints: [EntryPoint] = [],
         timeout: Double = 5,
         captives: CaptiveRule = .scoped,
         overrides: OverrideRule = .listed
     ) async -> VerificationReport {
         let plan = VerificationPlan(
-            of: self, sampleArguments: sampleArguments, timeout: timeout, captives: captives, isolated: true)
+            of: self, sampleArguments: sampleArguments, entryPoints: entryPoints, timeout: timeout, captives: captives,
+            isolated: true)
         // The synchronous builds wait for one another on a thread of their own, so that this task
         // (perhaps on the main actor, which they may need) only awaits them.
         let unchecked = UncheckedSendable(plan)
@@ -265,14 +273,18 @@ private struct VerificationPlan {
     var alternativeCount = 0
 
     init(
-        of store: DependencyStore, sampleArguments: [SampleArguments], timeout: Double, captives: CaptiveRule,
-        isolated: Bool
+        of store: DependencyStore, sampleArguments: [SampleArguments], entryPoints: [EntryPoint], timeout: Double,
+        captives: CaptiveRule, isolated: Bool
     ) {
         precondition(timeout > 0, Diagnosis.nonPositiveTimeout(timeout, call: "verify()").text)
         verifier = Verifier(
             timeout: timeout, captiveRule: captives, runsIsolatedFactories: isolated,
             perRequest: store.perRequestDeclarations())
         copy = DependencyStore(verificationCopyOf: store, verifier: verifier)
+        // What the app creates itself, as registrations of the copy, unless the store registers it.
+        for entry in entryPoints where copy.ownRegistration(for: ObjectIdentifier(entry.type), name: nil) == nil {
+            entry.registerIn(copy)
+        }
         // In a stable order: by the name a reader sees, then the full name and where registered;
         // the elements of collections too, each built as a root of its own.
         let registrations = copy.registry.withLock { $0.all + $0.allContributions }.map { registration in

@@ -1,4 +1,4 @@
-/// What ``DependencyStore/verify(sampleArguments:timeout:captives:overrides:)`` makes of a
+/// What ``DependencyStore/verify(sampleArguments:entryPoints:timeout:captives:overrides:)`` makes of a
 /// registration that replaced another of the same store.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-/// Arguments for ``DependencyStore/verify(sampleArguments:timeout:captives:overrides:)`` to build a registration
+/// Arguments for ``DependencyStore/verify(sampleArguments:entryPoints:timeout:captives:overrides:)`` to build a registration
 /// whose factory takes arguments; without them, that registration is skipped and listed as such.
 ///
 /// ```swift

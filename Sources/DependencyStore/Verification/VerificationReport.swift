@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``DependencyStore/verify(sampleArguments:timeout:captives:overrides:)`` found: the problems, the
+/// What ``DependencyStore/verify(sampleArguments:entryPoints:timeout:captives:overrides:)`` found: the problems, the
 /// registrations it could not build without arguments, and the graph it observed.
 ///
 /// ```swift
@@ -23,9 +23,9 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// given: not built, so not verified.
     public let skipped: [DependencyGraph.Node]
     /// Registrations not verified because their factory, or one they resolve, runs on the main
-    /// actor or is `async`: ``DependencyStore/verify(sampleArguments:timeout:captives:overrides:)``
+    /// actor or is `async`: ``DependencyStore/verify(sampleArguments:entryPoints:timeout:captives:overrides:)``
     /// builds on threads of its own, where those cannot run. ``description`` gives each one's
-    /// reason. Always empty after ``DependencyStore/verifyAsync(sampleArguments:timeout:captives:overrides:)``,
+    /// reason. Always empty after ``DependencyStore/verifyAsync(sampleArguments:entryPoints:timeout:captives:overrides:)``,
     /// which builds them too.
     public var skippedForIsolation: [DependencyGraph.Node] { isolationSkips.map(\.node) }
     /// The dependencies verification observed.
@@ -179,7 +179,7 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     }
 }
 
-/// One thing wrong with a store's wiring, as ``DependencyStore/verify(sampleArguments:timeout:captives:overrides:)``
+/// One thing wrong with a store's wiring, as ``DependencyStore/verify(sampleArguments:entryPoints:timeout:captives:overrides:)``
 /// reports it.
 public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
