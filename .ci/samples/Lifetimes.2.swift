@@ -1,21 +1,10 @@
-// ".graph" compares a resolve from the app's store with one through a request's store; it assumes
-// the screen's types.
+// "Custom scopes" declares the session scope itself.
 import DependencyStore
 
-final class FormState {}
+struct User: Sendable {}
 
-final class Repository {
-    let form: FormState
-    init(form: FormState) { self.form = form }
+final class SessionRepository {
+    init(user: User = User()) {}
 }
 
-final class Screen {
-    let repository: Repository
-    let form: FormState
-    init(repository: Repository, form: FormState) {
-        self.repository = repository
-        self.form = form
-    }
-}
-
-let app = DependencyStore()
+let store = DependencyStore()
