@@ -56,6 +56,31 @@ import Testing
         expectTheStoreEnded(app, closed: closed)
     }
 
+    /// Every way of reading a property for the first time: `@OptionalInjected`, `tryValue()` and a
+    /// `Lazy` handle keep the store they were the last owner of, as `@Injected` does.
+    @Test func everyFormOfFirstReadKeepsTheStoreItWasTheLastOwnerOf() throws {
+        let closed = Counter()
+        let stores = (0..<3).map { _ in WeakBox<DependencyStore>(nil) }
+        func made<Model>(_ box: WeakBox<DependencyStore>, _ make: () -> Model) -> Model {
+            let store = DependencyStore()
+            store.register(Connection.self, scope: .singleton) { _ in Connection(closes: closed) }
+            box.object = store
+            return store.execute(make)
+        }
+        do {
+            let optional = made(stores[0]) { OptionalConnectionModel() }
+            let tried = made(stores[1]) { ConnectionModel() }
+            let lazy = made(stores[2]) { LazyConnectionModel() }
+            #expect(optional.connection?.isClosed == false)
+            #expect(try tried.$connection.tryValue().isClosed == false)
+            #expect(!lazy.connection.value.isClosed)
+            #expect(closed.value == 0)
+            #expect(stores.allSatisfy { $0.object != nil })
+        }
+        #expect(stores.allSatisfy { $0.object == nil }, "each store ended with its model")
+        #expect(closed.value == 3)
+    }
+
     @Test func aFirstReadThatIsNotTheLastOwnerLetsGoOfTheStore() {
         let store = WeakBox<DependencyStore>(nil)
         let closed = Counter()
@@ -145,4 +170,12 @@ private final class Connection: Closable, @unchecked Sendable {
 
 private final class ConnectionModel: @unchecked Sendable {
     @Injected var connection: Connection
+}
+
+private final class OptionalConnectionModel {
+    @OptionalInjected var connection: Connection?
+}
+
+private final class LazyConnectionModel {
+    let connection = Lazy<Connection>()
 }
