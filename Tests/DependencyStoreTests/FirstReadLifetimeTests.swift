@@ -6,123 +6,87 @@ import Testing
 /// and close what it hands out, nor free the store while a read still resolves through it.
 @Suite struct FirstReadLifetimeTests {
     @Test func aFirstReadThatWasItsStoresLastOwnerHandsOutAnOpenInstance() {
-        let store = WeakBox<DependencyStore>(nil)
-        let closed = Counter()
+        let connections = Connections()
         do {
-            let model: ConnectionModel = {
-                let made = DependencyStore()
-                made.register(Connection.self, scope: .singleton) { _ in Connection(closes: closed) }
-                store.object = made
-                return made.execute { ConnectionModel() }
-            }()
+            let model = connections.made { ConnectionModel() }
             #expect(!model.connection.isClosed)
-            #expect(closed.value == 0)
-            #expect(store.object != nil, "the property keeps the store it was the last owner of")
+            #expect(connections.closed.value == 0)
+            #expect(connections.store.object != nil, "the property keeps the store it was the last owner of")
         }
-        expectTheStoreEnded(store, closed: closed)
+        connections.expectTheStoreEnded()
     }
 
     @Test func aFirstReadOfAnInstanceBuiltBeforeKeepsItOpen() {
-        let store = WeakBox<DependencyStore>(nil)
-        let closed = Counter()
+        let connections = Connections()
         do {
-            let model: ConnectionModel = {
-                let made = DependencyStore()
-                made.register(Connection.self, scope: .singleton) { _ in Connection(closes: closed) }
-                _ = made.resolve(Connection.self)
-                store.object = made
-                return made.execute { ConnectionModel() }
-            }()
+            let model = connections.made(prepare: { _ = $0.resolve(Connection.self) }, { ConnectionModel() })
             #expect(!model.connection.isClosed)
-            #expect(closed.value == 0)
+            #expect(connections.closed.value == 0)
         }
-        expectTheStoreEnded(store, closed: closed)
+        connections.expectTheStoreEnded()
     }
 
     @Test func aRequestsLastReadDoesNotEndTheAppsStoreUnderIt() {
-        let app = WeakBox<DependencyStore>(nil)
-        let closed = Counter()
+        let connections = Connections()
         do {
-            let model: ConnectionModel = {
-                let appStore = DependencyStore()
-                appStore.register(Connection.self, scope: .singleton) { _ in Connection(closes: closed) }
-                app.object = appStore
-                let request = DependencyStore(parent: appStore)
-                return request.execute { ConnectionModel() }
-            }()
+            let model = connections.made(inARequestStore: true) { ConnectionModel() }
             #expect(!model.connection.isClosed)
-            #expect(closed.value == 0)
+            #expect(connections.closed.value == 0)
         }
-        expectTheStoreEnded(app, closed: closed)
+        connections.expectTheStoreEnded()
     }
 
     /// Every way of reading a property for the first time: `@OptionalInjected`, `tryValue()` and a
     /// `Lazy` handle keep the store they were the last owner of, as `@Injected` does.
     @Test func everyFormOfFirstReadKeepsTheStoreItWasTheLastOwnerOf() throws {
-        let closed = Counter()
-        let stores = (0..<3).map { _ in WeakBox<DependencyStore>(nil) }
-        func made<Model>(_ box: WeakBox<DependencyStore>, _ make: () -> Model) -> Model {
-            let store = DependencyStore()
-            store.register(Connection.self, scope: .singleton) { _ in Connection(closes: closed) }
-            box.object = store
-            return store.execute(make)
-        }
+        let each = (0..<3).map { _ in Connections() }
         do {
-            let optional = made(stores[0]) { OptionalConnectionModel() }
-            let tried = made(stores[1]) { ConnectionModel() }
-            let lazy = made(stores[2]) { LazyConnectionModel() }
+            let optional = each[0].made { OptionalConnectionModel() }
+            let tried = each[1].made { ConnectionModel() }
+            let lazy = each[2].made { LazyConnectionModel() }
             #expect(optional.connection?.isClosed == false)
             #expect(try tried.$connection.tryValue().isClosed == false)
             #expect(!lazy.connection.value.isClosed)
-            #expect(closed.value == 0)
-            #expect(stores.allSatisfy { $0.object != nil })
+            #expect(each.allSatisfy { $0.closed.value == 0 && $0.store.object != nil })
         }
-        #expect(stores.allSatisfy { $0.object == nil }, "each store ended with its model")
-        #expect(closed.value == 3)
+        for connections in each { connections.expectTheStoreEnded() }
     }
 
     @Test func aFirstReadThatIsNotTheLastOwnerLetsGoOfTheStore() {
-        let store = WeakBox<DependencyStore>(nil)
-        let closed = Counter()
+        let connections = Connections()
         let model: ConnectionModel
         do {
-            let made = DependencyStore()
-            made.register(Connection.self, scope: .singleton) { _ in Connection(closes: closed) }
-            store.object = made
-            model = made.execute { ConnectionModel() }
+            var held: DependencyStore?
+            model = connections.made(prepare: { held = $0 }, { ConnectionModel() })
             #expect(!model.connection.isClosed)
-            withExtendedLifetime(made) {}
+            withExtendedLifetime(held) {}
         }
         // The caller held the store: the read let go of it, and it ended with its caller.
-        expectTheStoreEnded(store, closed: closed)
+        connections.expectTheStoreEnded()
         #expect(model.connection.isClosed, "the value is what the store handed out, closed by its end")
     }
 
     @Test func anObserverThatReadsThePropertyItObservesLeavesTheStoreToTheOuterRead() {
-        let store = WeakBox<DependencyStore>(nil)
-        let closed = Counter()
+        let connections = Connections()
         let holder = Recorded<ConnectionModel?>(nil)
         let innerReads = Counter()
         do {
-            let model: ConnectionModel = {
-                let made = DependencyStore()
-                made.register(Connection.self, scope: .singleton) { _ in Connection(closes: closed) }
-                made.observeResolves { event in
-                    guard event.type == Connection.self, let model = holder.value else { return }
-                    // The very property whose first read this resolve is: a read inside its own
-                    // resolution, which must leave the binding to the read outside.
-                    if !model.connection.isClosed { innerReads.increment() }
-                }
-                store.object = made
-                return made.execute { ConnectionModel() }
-            }()
+            let model = connections.made(
+                prepare: { store in
+                    store.observeResolves { event in
+                        guard event.type == Connection.self, let model = holder.value else { return }
+                        // The very property whose first read this resolve is: a read inside its own
+                        // resolution, which must leave the binding to the read outside.
+                        if !model.connection.isClosed { innerReads.increment() }
+                    }
+                }, { ConnectionModel() })
             holder.set(model)
             #expect(!model.connection.isClosed)
             #expect(innerReads.value == 1)
-            #expect(closed.value == 0)
+            #expect(connections.closed.value == 0)
             holder.set(nil)
         }
-        expectTheStoreEnded(store, closed: closed)
+        connections.expectTheStoreEnded()
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
@@ -131,14 +95,13 @@ import Testing
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
                 let holder = Recorded<ConnectionModel?>(nil)
-                let model: ConnectionModel = {
-                    let made = DependencyStore()
-                    made.register(Connection.self, scope: .singleton) { _ in
-                        _ = holder.value?.connection
-                        return Connection(closes: Counter())
-                    }
-                    return made.execute { ConnectionModel() }
-                }()
+                let model = Connections().made(
+                    prepare: { store in
+                        store.register(Connection.self, scope: .singleton) { _ in
+                            _ = holder.value?.connection
+                            return Connection(closes: Counter())
+                        }
+                    }, { ConnectionModel() })
                 holder.set(model)
                 _ = model.connection
             }
@@ -148,11 +111,31 @@ import Testing
         #expect(stderr.contains("Connection -> "), "\(stderr)")
     }
     #endif
+}
+
+/// A store that keeps a `.singleton` `Connection`, seen only weakly, and the count of the
+/// connections it closed.
+private struct Connections {
+    let store = WeakBox<DependencyStore>(nil)
+    let closed = Counter()
+
+    /// What `make` makes in such a store (or in a request's store over it), after `prepare`: once
+    /// this returns, only what `make` made holds the store.
+    func made<Model>(
+        inARequestStore: Bool = false, prepare: (DependencyStore) -> Void = { _ in }, _ make: () -> Model
+    ) -> Model {
+        let made = DependencyStore()
+        made.register(Connection.self, scope: .singleton) { [closed] _ in Connection(closes: closed) }
+        prepare(made)
+        store.object = made
+        return (inARequestStore ? DependencyStore(parent: made) : made).execute(make)
+    }
 
     /// Once the model went, nothing held the store: it ended, and closed the connection then.
-    private func expectTheStoreEnded(_ store: WeakBox<DependencyStore>, closed: Counter) {
-        #expect(store.object == nil, "the store ends with the last property that kept it")
-        #expect(closed.value == 1, "its end closed the connection once")
+    func expectTheStoreEnded(sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(
+            store.object == nil, "the store ends with the last property that kept it", sourceLocation: sourceLocation)
+        #expect(closed.value == 1, "its end closed the connection once", sourceLocation: sourceLocation)
     }
 }
 
