@@ -43,11 +43,25 @@ open class DependencyStoreTestCase: XCTestCase {
     }
 
     /// Makes the store for one test: an empty one by default, named after the test in
-    /// diagnostics ("the store of the test PriceReportTests.testReportsThePrice"). Override to
-    /// return `DependencyStore(parent: .shared)` and keep the live registrations.
+    /// diagnostics ("the store of the test PriceReportTests.testReportsThePrice"), layered over
+    /// ``fallbackStore`` when there is one. Override to return `DependencyStore(parent: .shared)`
+    /// and keep the live registrations.
     open func makeStore() -> DependencyStore {
-        DependencyStore(forTest: name)
+        DependencyStore(forTest: name, parent: fallbackStore)
     }
+
+    /// A store of what a test that forgets a mock gets instead of a trap, or `nil` (the default)
+    /// for none. When you return one, each test's store is layered over it, and each resolve
+    /// answered by a registration of it is a failure of the test (once per type), which goes on
+    /// with the fallback; the other tests still run and report. What neither store registers
+    /// still traps, which ends the run.
+    ///
+    /// ```swift
+    /// final class TokenTests: DependencyStoreTestCase {
+    ///     override var fallbackStore: DependencyStore? { .fallbacks }   // your app's wiring, offline
+    /// }
+    /// ```
+    open var fallbackStore: DependencyStore? { nil }
 
     /// Registers the dependencies every test of the class needs. Called once per test, on the
     /// fresh store, before `setUp`.
@@ -64,7 +78,11 @@ open class DependencyStoreTestCase: XCTestCase {
             RunLoop.main.run(until: Date())
         }
         currentStore = store
-        defer { currentStore = nil }
+        let fallbacks = fallbackStore == nil ? nil : store.reportFallbacks { XCTFail($0) }
+        defer {
+            fallbacks?.cancel()
+            currentStore = nil
+        }
         store.execute {
             super.invokeTest()
         }

@@ -30,6 +30,8 @@ import Testing
 /// layers over the suite's).
 public struct DependencyStoreTrait: TestTrait, SuiteTrait, TestScoping {
     let makeParent: (@Sendable () -> DependencyStore)?
+    /// Whether the parent is a store of fallbacks, whose every use is a failure of the test.
+    var parentIsFallbacks = false
     let configure: @Sendable (DependencyStore) -> Void
     let fileID: StaticString
     let line: UInt
@@ -55,6 +57,14 @@ public struct DependencyStoreTrait: TestTrait, SuiteTrait, TestScoping {
                 DependencyStore(fileID: fileID, line: line)
             }
         configure(store)
+        // At the trait, which says where the test's store comes from: the library's line would
+        // say nothing.
+        let trait = SourceLocation(
+            fileID: "\(fileID)", filePath: "\(fileID)", line: Int(line), column: 1)
+        let fallbacks =
+            parentIsFallbacks
+            ? store.reportFallbacks { Issue.record(Comment(rawValue: $0), sourceLocation: trait) } : nil
+        defer { fallbacks?.cancel() }
         try await store.execute {
             try await function()
         }
@@ -94,6 +104,48 @@ extension Trait where Self == DependencyStoreTrait {
         _ configure: @escaping @Sendable (DependencyStore) -> Void = { _ in }
     ) -> Self {
         DependencyStoreTrait(makeParent: parent, configure: configure, fileID: fileID, line: line)
+    }
+
+    /// Runs the test against a fresh store layered over `fallbacks` (evaluated when each test
+    /// starts), a store of what a test that forgets a mock gets instead of a trap: each resolve the
+    /// test's store answers with a registration of `fallbacks` is a failure of the test, once per
+    /// type, which goes on with the fallback. The other tests of the run still run and report.
+    ///
+    /// ```swift
+    /// extension DependencyStore {
+    ///     static let fallbacks: DependencyStore = {
+    ///         let store = DependencyStore()
+    ///         store.registerAll()                                    // the app's wiring,
+    ///         store.register(OfflineNetworking(), for: Networking.self)   // with no network
+    ///         return store
+    ///     }()
+    /// }
+    ///
+    /// @Test(.dependencyStore(fallingBackOn: .fallbacks) { store in
+    ///     store.register(MockTokens(token: "sk-1234"), for: AccessTokenServiceType.self)
+    /// })
+    /// func showsTheMaskedToken() {
+    ///     #expect(TokenViewModel().maskedToken == "sk-1…1234")
+    /// }
+    /// ```
+    ///
+    /// What neither the test's store nor `fallbacks` registers still traps, which ends the run.
+    ///
+    /// - Parameters:
+    ///   - fallbacks: The store of fallbacks. Its registrations and instances are never changed by
+    ///     a test; a `.singleton` of it is built once for all the tests that fall back on it.
+    ///   - fileID: Where the trait is written. Leave the default.
+    ///   - line: The line of the trait. Leave the default.
+    ///   - configure: Registers the test's mocks.
+    public static func dependencyStore(
+        fallingBackOn fallbacks: @autoclosure @escaping @Sendable () -> DependencyStore,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ configure: @escaping @Sendable (DependencyStore) -> Void = { _ in }
+    ) -> Self {
+        var trait = DependencyStoreTrait(makeParent: fallbacks, configure: configure, fileID: fileID, line: line)
+        trait.parentIsFallbacks = true
+        return trait
     }
 }
 

@@ -35,6 +35,29 @@ struct DependencyStoreTraitTests {
         #expect(liveStore.resolve(Greeting.self).text == "live", "the live store is untouched")
     }
 
+    /// A forgotten mock, with the trait's `fallingBackOn:`: a failure of the test, once per type,
+    /// and the test goes on with the fallback, where an empty store would trap and end the run.
+    @Test func aForgottenMockFallsBackAndFailsOnlyItsTest() async throws {
+        let trait = DependencyStoreTrait.dependencyStore(fallingBackOn: liveStore) {
+            $0.register(FixedGreeting("mock"), for: Greeting.self)
+        }
+        let reports = Counter()
+        let wentOn = Recorded<[String]>([])
+        try await withKnownIssue {
+            try await trait.provideScope(for: Test.current!, testCase: Test.Case.current) {
+                let clock = DependencyStore.shared.resolve(Clock.self).now
+                _ = DependencyStore.shared.resolve(Clock.self)
+                wentOn.set([Screen().greeting.text, "\(clock)"])
+            }
+        } matching: { issue in
+            reports.increment()
+            return "\(issue)".contains("Clock is not registered in the test's store (the store created at ")
+                && "\(issue)".contains("To fix: register one for this test, `store.register(<mock>, for: Clock.self)`")
+        }
+        #expect(wentOn.value == ["mock", "1000"], "the test went on, with its mock and the fallback")
+        #expect(reports.value == 1, "once per type, and none for the test's own mock")
+    }
+
     @Test("each case of a parameterized test gets a fresh store", .dependencyStore(), arguments: 0..<2)
     func freshStorePerCase(_ index: Int) {
         #expect(!DependencyStore.shared.isRegistered(Clock.self))
@@ -253,24 +276,66 @@ final class LayeredDependencyStoreTestCaseTests: DependencyStoreTestCase {
     }
 }
 
-final class XCTAssertVerifiedTests: XCTestCase {
-    private var failures: [(description: String, line: Int)] = []
+/// A test whose forgotten mock falls back on `fallbackStore`: a failure of the test, captured
+/// here, and the test goes on with the fallback.
+final class FallbackStoreTestCaseTests: DependencyStoreTestCase {
+    private var failures: [String] = []
+    private var capturing = true
+
+    override var fallbackStore: DependencyStore? { liveStore }
+
+    override func registerDependencies(in store: DependencyStore) {
+        store.register(FixedGreeting("mock"), for: Greeting.self)
+    }
 
     override func recordFailure(
         withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
     ) {
-        failures.append((description, lineNumber))
+        if capturing {
+            failures.append(description)
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
     }
+
+    func testAForgottenMockIsAFailureOfTheTestWhichGoesOn() {
+        let greeting = Screen().greeting.text
+        let clock = DependencyStore.shared.resolve(Clock.self).now
+        _ = DependencyStore.shared.resolve(Clock.self)
+        capturing = false
+        XCTAssertEqual(greeting, "mock", "the test's own mock: no failure")
+        XCTAssertEqual(clock, 1_000, "the fallback, and the test went on")
+        XCTAssertEqual(failures.count, 1, "once per type: \(failures)")
+        XCTAssertTrue(failures.first?.contains("Clock is not registered in the test's store") == true, "\(failures)")
+    }
+}
+
+final class XCTAssertVerifiedTests: XCTestCase {
+    private var failures: [(description: String, line: Int)] = []
+
+    /// Captures what the assertions under test record; the test's own assertions, made once
+    /// `failures` is emptied again, fail the test as usual.
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        if capturing {
+            failures.append((description, lineNumber))
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+
+    private var capturing = true
 
     func testEachProblemIsAFailureAtTheCallersLine() {
         let store = DependencyStore()
         store.register(Banner.self) { Banner(greeting: $0.resolve(), clock: $0.resolve()) }
 
         XCTAssertVerified(store)
-        let line = #line
+        let line = #line - 1
 
         let recorded = failures
-        failures = []
+        capturing = false
         XCTAssertEqual(recorded.count, 1)
         XCTAssertEqual(recorded.first?.line, line)
         XCTAssertTrue(recorded.first?.description.contains("missing: Banner -> Greeting (not registered)") == true)
@@ -286,7 +351,7 @@ final class XCTAssertVerifiedTests: XCTestCase {
         let skipped = failures
         await XCTAssertVerifiedAsync(store, timeout: poolDeadline)
         let missing = Array(failures.dropFirst(skipped.count))
-        failures = []
+        capturing = false
 
         XCTAssertEqual(skipped.count, 1)
         XCTAssertTrue(skipped.first?.description.contains("`await XCTAssertVerifiedAsync(store)`") == true)

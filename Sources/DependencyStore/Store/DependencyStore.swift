@@ -146,8 +146,8 @@ public final class DependencyStore {
 
     /// An empty store named after the test it is made for: what `DependencyStoreTestCase` makes,
     /// so that diagnostics name the user's test rather than the library's file.
-    package init(forTest name: String) {
-        core = StoreCore.make(origin: .test(name), parent: nil, verifier: nil)
+    package init(forTest name: String, parent: DependencyStore? = nil) {
+        core = StoreCore.make(origin: .test(name), parent: parent, verifier: nil)
         registry = BorrowedLock(of: core)
         verifier = core.verifier
         stageCount = core.stageCount

@@ -8,3 +8,8 @@ struct MockNetworking: Networking {
 }
 
 let sample = Data(SampleNetworking.response.utf8)
+
+extension DependencyStore {
+    // The app's wiring, offline: what `fallbackStore`'s sample falls back on.
+    static let fallbacks = DependencyStore()
+}
