@@ -78,9 +78,9 @@ open class DependencyStoreTestCase: XCTestCase {
             RunLoop.main.run(until: Date())
         }
         currentStore = store
-        let fallbacks = fallbackStore == nil ? nil : store.reportFallbacks { XCTFail($0) }
+        let watch = fallbackStore.map { fallbacks in store.reportFallbacks(to: fallbacks) { XCTFail($0) } }
         defer {
-            fallbacks?.cancel()
+            watch?.cancel()
             currentStore = nil
         }
         store.execute {

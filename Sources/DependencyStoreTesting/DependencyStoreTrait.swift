@@ -61,10 +61,11 @@ public struct DependencyStoreTrait: TestTrait, SuiteTrait, TestScoping {
         // say nothing.
         let trait = SourceLocation(
             fileID: "\(fileID)", filePath: "\(fileID)", line: Int(line), column: 1)
-        let fallbacks =
-            parentIsFallbacks
-            ? store.reportFallbacks { Issue.record(Comment(rawValue: $0), sourceLocation: trait) } : nil
-        defer { fallbacks?.cancel() }
+        let fallbacks = parentIsFallbacks ? store.parent : nil
+        let watch = fallbacks.map { fallbacks in
+            store.reportFallbacks(to: fallbacks) { Issue.record(Comment(rawValue: $0), sourceLocation: trait) }
+        }
+        defer { watch?.cancel() }
         try await store.execute {
             try await function()
         }

@@ -7,16 +7,21 @@ import Foundation
 // and the trap ends the test process: every test of the run goes unreported. A test's store layered
 // over a store of fallbacks always has one: the fallback's. The trait's `fallingBackOn:` and
 // `DependencyStoreTestCase.fallbackStore` make such a store and watch it (an observer, see
-// `observeResolves`): every resolve that the test's store answers with a fallback's registration
-// is reported as a failure of the test, once per type, and the test goes on with the fallback.
+// `observeResolves`): every resolve that the test's store does not answer with a registration of
+// its own is reported as a failure of the test, once per type, and the test goes on with the
+// fallback.
 
 extension DependencyStore {
-    /// Watches `store`, a test's store over a store of fallbacks: calls `fail` with the message,
-    /// once per type and name, for each resolve answered by a registration of a store under it.
-    func reportFallbacks(_ fail: @escaping @Sendable (String) -> Void) -> ResolveObservation {
+    /// Watches this store, a test's store over `fallbacks`: calls `fail` with the message, once
+    /// per type and name, for each resolve this store does not answer with a registration of its
+    /// own. Cancel the observation when the test ends: its closure holds this store.
+    func reportFallbacks(
+        to fallbacks: DependencyStore, _ fail: @escaping @Sendable (String) -> Void
+    ) -> ResolveObservation {
         let reported = FallbacksReported()
-        return observeResolves { event in
-            guard let fallback = event.registeredIn, reported.isFirst(event.label) else { return }
+        let fallback = fallbacks.description
+        return observeResolves { [self] event in
+            guard !registersItself(event.type, name: event.name), reported.isFirst(event.label) else { return }
             let name = event.name.map { ", name: \"\($0)\"" } ?? ""
             fail(
                 """

@@ -387,4 +387,11 @@ extension DependencyStore {
     func ownRegistration(for type: ObjectIdentifier, name: String?) -> AnyRegistration? {
         registry.withLock { $0[type, name] }
     }
+
+    /// Whether this store itself registers (or provides) `type` under `name`, its parents aside:
+    /// how a test's store over a store of fallbacks tells a resolve it answered from one that fell
+    /// back (`DependencyStoreTesting`).
+    package func registersItself(_ type: Any.Type, name: String?) -> Bool {
+        ownRegistration(for: ObjectIdentifier(type), name: name) != nil
+    }
 }

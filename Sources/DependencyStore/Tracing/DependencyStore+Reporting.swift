@@ -71,7 +71,7 @@ extension DependencyStore {
 
     /// This store's observers, if it has any, and the event to call them with: with the details
     /// `slot` keeps (made by the first such event) when there is no chain, new ones otherwise. One
-    /// critical section, the one that reads the observers, unless the details are made now.
+    /// critical section, the one that reads the observers.
     @inline(__always)
     private func observedEvent(
         of registration: AnyRegistration, build: ResolveEvent.Build?, in slot: InstanceSlot?,
@@ -80,33 +80,19 @@ extension DependencyStore {
         var details: ResolveEvent.Details?
         let observers = registry.withLock { registry -> ResolveObservers? in
             guard let observers = registry.observers else { return nil }
-            if links == nil, let slot { details = slot.eventDetails }
+            if links == nil, let slot {
+                if slot.eventDetails == nil {
+                    slot.eventDetails = ResolveEvent.Details(registration, store: observers.store, links: nil)
+                }
+                details = slot.eventDetails
+            }
             return observers
         }
         guard let observers else { return nil }
-        if details == nil {
-            // Outside this store's lock: which ancestor registers it takes theirs.
-            let made = ResolveEvent.Details(
-                registration, store: observers.store, registeredIn: ancestorRegistering(registration)?.description,
-                links: links)
-            if links == nil, let slot {
-                registry.withLock { _ in
-                    if slot.eventDetails == nil { slot.eventDetails = made }
-                }
-            }
-            details = made
-        }
-        let event = ResolveEvent(type: registration.type, build: build, details: details.unsafelyUnwrapped)
+        let event = ResolveEvent(
+            type: registration.type, build: build,
+            details: details ?? ResolveEvent.Details(registration, store: observers.store, links: links))
         return (observers, event)
-    }
-
-    /// The ancestor whose registration `registration` is, if it is not this store's own.
-    private func ancestorRegistering(_ registration: AnyRegistration) -> DependencyStore? {
-        let key = ObjectIdentifier(registration.type)
-        guard let parent else { return nil }
-        return sequence(first: parent, next: \.parent).first { store in
-            store.registry.withLock { $0[key, registration.name] === registration }
-        }
     }
 
     /// Runs an `async` registration's factory in `chain`; when `timed`, also measures it as

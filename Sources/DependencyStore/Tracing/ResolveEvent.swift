@@ -25,10 +25,6 @@ public struct ResolveEvent {
     /// parent names itself, also when the registration was found in the parent. The event holds
     /// only this text, never the store.
     public var store: String { details.store }
-    /// The store whose registration was resolved, as diagnostics name it, when it is not
-    /// ``store``'s own: a parent's (a test's store over the app's, resolving what only the app
-    /// registers). `nil` for a registration of ``store`` itself.
-    public var registeredIn: String? { details.registeredIn }
     /// The factory run, when the resolve built an instance; `nil` when it returned one that was
     /// already built.
     public let build: Build?
@@ -55,15 +51,13 @@ public struct ResolveEvent {
         let name: String?
         let scope: Scope
         let store: String
-        let registeredIn: String?
         /// The chain's types and names; `nil` for an empty chain.
         let links: [Link]?
 
-        init(_ registration: AnyRegistration, store: String, registeredIn: String?, links: [Link]?) {
+        init(_ registration: AnyRegistration, store: String, links: [Link]?) {
             name = registration.name
             scope = registration.scope
             self.store = store
-            self.registeredIn = registeredIn
             self.links = links
         }
     }
