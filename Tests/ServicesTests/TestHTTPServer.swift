@@ -21,9 +21,11 @@ final class TestHTTPServer: @unchecked Sendable {
         case delayed(seconds: TimeInterval, Reply)
         /// A 200 whose body is sent one byte every `interval` seconds.
         case trickle(Data, interval: TimeInterval)
-        /// A 200 of `bytes` zeros in 64 KiB chunks, a chunk every 2 ms (about 32 MB/s, a fast real
-        /// network), until done or the client goes away.
-        case stream(bytes: Int, contentLength: Bool)
+        /// A 200 whose body is `bytes` zeros (announced with a Content-Length when
+        /// `contentLength`), of which it sends the first `sending` in 64 KiB chunks, then nothing
+        /// more: it holds the connection open until the client goes away or the server stops. A
+        /// client that wants the whole body before it looks at its size waits for ever.
+        case stalledStream(bytes: Int, sending: Int, contentLength: Bool)
         /// A 200 with `Content-Encoding: gzip` and no length, whose small body inflates to
         /// `inflatedBytes` zeros, sent as fast as the client takes it.
         case gzipBomb(inflatedBytes: Int)
@@ -47,7 +49,6 @@ final class TestHTTPServer: @unchecked Sendable {
     private let stopping = NSCondition()
     private let lock = NSLock()
     // Guarded by `lock`:
-    private var sent: [String: Int] = [:]
     private var stopped = false
 
     /// Starts listening on an ephemeral port; `route` picks the reply for a request's path
@@ -130,11 +131,6 @@ final class TestHTTPServer: @unchecked Sendable {
         _ = connections.wait(timeout: .now() + seconds)
     }
 
-    /// How many body bytes have been sent so far for requests whose path starts with `prefix`.
-    func bodyBytesSent(toPathsStartingWith prefix: String) -> Int {
-        lock.withLock { sent.filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +) }
-    }
-
     private func acceptLoop() {
         defer { acceptLoopEnded.signal() }
         while true {
@@ -169,6 +165,22 @@ final class TestHTTPServer: @unchecked Sendable {
         return false
     }
 
+    /// Returns once the client has closed `connection` (or reset it), or the server stops:
+    /// looks every 100 ms, so that a client that never leaves holds the thread only until then.
+    private func waitForTheClientToLeave(_ connection: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !lock.withLock({ stopped }) {
+            var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            if ready > 0 {
+                // The request was read whole: what is readable now is the end of the stream.
+                if recv(connection, &buffer, buffer.count, 0) <= 0 { return }
+            } else if ready < 0, errno != EINTR {
+                return
+            }
+        }
+    }
+
     private func serve(_ connection: Int32) {
         #if canImport(Darwin)
         var noSigPipe: Int32 = 1
@@ -181,9 +193,7 @@ final class TestHTTPServer: @unchecked Sendable {
             guard sleepUnlessStopped(for: seconds) else { return }
             reply = next
         }
-        var bodyBytes = 0 {
-            didSet { lock.withLock { sent[path, default: 0] += bodyBytes - oldValue } }
-        }
+        var bodyBytes = 0
 
         switch reply {
         case .body(let status, let body, let contentLength):
@@ -212,15 +222,15 @@ final class TestHTTPServer: @unchecked Sendable {
                 bodyBytes += 1
                 Thread.sleep(forTimeInterval: interval)
             }
-        case .stream(let total, let contentLength):
+        case .stalledStream(let total, let sending, let contentLength):
             guard send(connection, header(status: 200, length: contentLength ? total : nil)) else { return }
             let chunk = Data(count: 64 << 10)
-            while bodyBytes < total {
-                let piece = chunk.prefix(total - bodyBytes)
+            while bodyBytes < min(sending, total) {
+                let piece = chunk.prefix(min(sending, total) - bodyBytes)
                 guard send(connection, piece) else { return }
                 bodyBytes += piece.count
-                Thread.sleep(forTimeInterval: 0.002)
             }
+            waitForTheClientToLeave(connection)
         case .delayed:
             return
         }
