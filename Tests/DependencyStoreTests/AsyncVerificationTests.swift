@@ -52,17 +52,42 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
         #expect(timedOut == 0)
     }
 
+    /// A main-actor build that stops can be neither parked nor left: verification ends the process,
+    /// naming the stopped build and what it misses. (Banner, a plain registration, reaches the
+    /// main-actor WalletModel, whose Clock is missing.)
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+    @Test func verifyAsyncEndsTheProcessWhenAMainActorBuildStops() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                endTheProcessIfItHangs()
+                let store = DependencyStore()
+                registerIsolatedFactories(in: store, built: Counter())
+                _ = await store.verifyAsync(timeout: poolDeadline)
+            })
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(
+            stderr.contains("DependencyStore.verifyAsync(): the main-actor factory of WalletModel stopped"), "\(stderr)"
+        )
+        #expect(stderr.contains("WalletModel -> Clock"), "\(stderr)")
+        #expect(stderr.contains("verification ends the process here"), "\(stderr)")
+    }
+    #endif
+
+    /// Without a main-actor stop, verifyAsync() builds them all and finds what the async one misses.
     @Test func verifyAsyncBuildsThemAndFindsWhatTheyMiss() async {
         let store = DependencyStore()
         let built = Counter()
         registerIsolatedFactories(in: store, built: built)
+        store.register(WalletModel.self, on: MainActor.self) { _ in
+            built.increment()
+            return WalletModel(clock: FixedClock(2))
+        }
 
         let report = await store.verifyAsync(timeout: poolDeadline)
 
         #expect(report.skippedForIsolation.isEmpty)
         #expect(built.value == 2, "each isolated factory ran once")
         let missing = report.problems.filter { $0.kind == .missing }.map { $0.path.map(\.type) }
-        #expect(missing.contains(["Banner", "WalletModel", "Clock"]), "\(report)")
         #expect(missing.contains(["Database", "Clock"]), "\(report)")
         #expect(!report.isClean)
     }
@@ -110,25 +135,29 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test func aCycleThroughAWorkerAndTheMainActorIsReportedNotWaitedOn() async {
-        // In a process of its own with a watchdog: a hang here would block the main actor.
-        await #expect(processExitsWith: .success) {
-            endTheProcessIfItHangs(after: 3 * poolDeadline)
-            let store = DependencyStore()
-            // Ping, a singleton built on a worker, needs the main-actor Pong, whose factory needs
-            // Ping: the main actor would wait at Ping's gate, held by the worker waiting for it.
-            store.register(Ping.self, scope: .singleton) { store in Ping(store.resolve(Pong.self)) }
-            store.register(Pong.self, on: MainActor.self) { store in Pong(store.resolve(Ping.self)) }
-            let finished = DispatchSemaphore(value: 0)
-            let cycles = Recorded(0)
-            Task {
-                let report = await store.verifyAsync(timeout: poolDeadline)
-                cycles.set(report.problems.filter { $0.kind == .cycle }.count)
-                finished.signal()
-            }
-            if finished.wait(timeout: .now() + 15) == .timedOut { exit(2) }
-            if cycles.value == 0 { exit(1) }
-        }
+    @Test func aCycleThroughAWorkerAndTheMainActorIsReportedNotWaitedOn() async throws {
+        // In a process of its own with a watchdog: a hang here would block the main actor. The
+        // cycle stops the main-actor build, which ends the process with the report.
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                endTheProcessIfItHangs(after: 3 * poolDeadline)
+                let store = DependencyStore()
+                // Ping, a singleton built on a worker, needs the main-actor Pong, whose factory needs
+                // Ping: the main actor would wait at Ping's gate, held by the worker waiting for it.
+                store.register(Ping.self, scope: .singleton) { store in Ping(store.resolve(Pong.self)) }
+                store.register(Pong.self, on: MainActor.self) { store in Pong(store.resolve(Ping.self)) }
+                let finished = DispatchSemaphore(value: 0)
+                let cycles = Recorded(0)
+                Task {
+                    let report = await store.verifyAsync(timeout: poolDeadline)
+                    cycles.set(report.problems.filter { $0.kind == .cycle }.count)
+                    finished.signal()
+                }
+                if finished.wait(timeout: .now() + 15) == .timedOut { exit(2) }
+                if cycles.value == 0 { exit(1) }
+            })
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("the main-actor factory of Pong stopped: cycle"), "\(stderr)")
     }
     #endif
 }

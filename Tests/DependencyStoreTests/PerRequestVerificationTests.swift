@@ -302,26 +302,42 @@ struct PerRequestVerificationTests {
         #expect(kinds == [.unmetRequirement, .unmatchedDecorator])
     }
 
-    @Test("verifyAsync() treats a per-request type resolved in a main-actor or async factory as given")
+    @Test("verifyAsync() treats a per-request type resolved in an async factory as given")
     func verifyAsyncStopsAtDeclaredTypes() async {
         let app = DependencyStore()
         app.providedPerRequest(RequestID.self)
         app.register(RequestContext.self, scope: .singleton) { store async throws in
             RequestContext(try await store.resolveAsync(RequestID.self))
         }
-        app.register(OrderRepository.self, scope: .singleton, on: MainActor.self) { store in
-            OrderRepository(RequestContext(store.resolve()))
-        }
 
         let report = await app.verifyAsync(timeout: poolDeadline)
 
         #expect(
-            report.problems.map(\.summaryForTests) == [
-                "perRequestDependency: OrderRepository -> RequestID",
-                "perRequestDependency: RequestContext -> RequestID",
-            ], "\(report)")
+            report.problems.map(\.summaryForTests) == ["perRequestDependency: RequestContext -> RequestID"],
+            "\(report)")
         #expect(report.skippedForIsolation.isEmpty)
     }
+
+    /// A main-actor factory that resolves a per-request type cannot go on, and its frames can be
+    /// neither parked nor left on the main actor: verification ends the process, saying so.
+    #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+    @Test func aMainActorFactoryThatResolvesAPerRequestTypeEndsVerifyAsync() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                endTheProcessIfItHangs()
+                let app = DependencyStore()
+                app.providedPerRequest(RequestID.self)
+                app.register(OrderRepository.self, scope: .singleton, on: MainActor.self) { store in
+                    OrderRepository(RequestContext(store.resolve()))
+                }
+                _ = await app.verifyAsync(timeout: poolDeadline)
+            })
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("the main-actor factory of OrderRepository stopped"), "\(stderr)")
+        #expect(stderr.contains("RequestID (per request)"), "\(stderr)")
+        #expect(stderr.contains("A main-actor factory may not resolve a type provided per request"), "\(stderr)")
+    }
+    #endif
 }
 
 extension Collection {

@@ -326,70 +326,15 @@ final class ResolutionStack {
     /// one is first queued.
     var completion: CompletionQueue?
 
-    /// Where `Escape.leave()` jumps back to on this thread, `nil` outside `Escape.run`: memory of
-    /// its own, whose address C code keeps.
-    let escapePoint: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-
     private init() {
         frameStorage = .allocate(capacity: 16)
-        escapePoint = .allocate(capacity: 1)
-        escapePoint.initialize(to: nil)
         cells = .make()
     }
 
     deinit {
         // Frames hold nothing (their references are unretained), so there is nothing to deinitialise.
         frameStorage.deallocate()
-        escapePoint.deallocate()
         cells.free()
-    }
-
-    /// How deep each of the stack's lists is: what `restore` puts back after `Escape` left frames
-    /// that never popped what they pushed.
-    struct Mark {
-        let frames: Int
-        let decorators: Int
-        let assemblies: Int
-        let sharedGraphs: Int
-        let nestedTimes: Int
-        let completionDepth: Int
-        let pendingCompletions: Int
-        let borrows: Int
-        let inChain: Bool
-        let forwardRequesters: Int
-        let lookupRetries: Int
-    }
-
-    func mark() -> Mark {
-        Mark(
-            frames: frameCount, decorators: decorators.count, assemblies: assemblies.count,
-            sharedGraphs: sharedGraphs, nestedTimes: trace?.nestedNanoseconds.count ?? 0,
-            completionDepth: completion?.depth ?? 0, pendingCompletions: completion?.pending.count ?? 0,
-            borrows: borrows.count, inChain: isInChain, forwardRequesters: forwardRequesters.count,
-            lookupRetries: lookupRetries)
-    }
-
-    func restore(_ mark: Mark) {
-        frameCount = mark.frames
-        decorators.removeSubrange(mark.decorators...)
-        assemblies.removeSubrange(mark.assemblies...)
-        sharedGraphs = mark.sharedGraphs
-        borrows.removeSubrange(mark.borrows...)
-        forwardRequesters.removeSubrange(mark.forwardRequesters...)
-        lookupRetries = mark.lookupRetries
-        if let trace { trace.nestedNanoseconds.removeSubrange(mark.nestedTimes...) }
-        if let completion {
-            completion.depth = mark.completionDepth
-            completion.pending.removeSubrange(min(mark.pendingCompletions, completion.pending.count)...)
-            if mark.completionDepth == 0 {
-                completion.isRunning = false
-                completion.running = nil
-                completion.completing.removeAll()
-            }
-        }
-        if !isResolving { graph.removeAll() }
-        // A chain begun inside what was left ends here.
-        if !mark.inChain, isInChain { endChain() }
     }
 
     /// This thread, as `Gate` and `WaitGraph` name it: the stack's address, which is this

@@ -76,8 +76,9 @@ extension ResolveStage {
         on stack: ResolutionStack
     ) -> T {
         stack.push(ResolutionStack.Frame(store: store, registration: registration))
-        // No `defer`: neither a factory nor a decorator throws, and one that traps or escapes
-        // (`Escape`) never comes back here. A `defer` in a generic function is a call of its own.
+        // No `defer`: neither a factory nor a decorator throws, and one that traps, or stops in
+        // verification (`Verifier.park`), never comes back here. A `defer` in a generic function
+        // is a call of its own.
         let value = finish(registration.build(store, arguments), of: registration, in: store)
         stack.pop()
         return value

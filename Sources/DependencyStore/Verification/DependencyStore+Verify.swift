@@ -107,16 +107,12 @@ extension DependencyStore {
         let plan = VerificationPlan(
             of: self, sampleArguments: sampleArguments, entryPoints: entryPoints, timeout: timeout, captives: captives,
             isolated: true)
-        // The synchronous builds wait for one another on a thread of their own, so that this task
-        // (perhaps on the main actor, which they may need) only awaits them.
-        let unchecked = UncheckedSendable(plan)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            unchecked.value.verifier.startWorker {
-                unchecked.value.verifier.run(unchecked.value.roots, in: unchecked.value.copy)
-                continuation.resume()
-            }
-        }
+        // Main-actor registrations last: one whose build stops ends the process (see
+        // `Verifier.park`), so every other problem is found first.
+        let onMainActor = plan.roots.filter { $0.registration.isolation == .mainActor }
+        await plan.runSynchronous(plan.roots.filter { $0.registration.isolation != .mainActor })
         await plan.verifier.runAsync(plan.asyncRoots, in: plan.copy)
+        await plan.runSynchronous(onMainActor)
         return plan.report(of: self, overrides: overrides)
     }
 
@@ -320,6 +316,19 @@ private struct VerificationPlan {
             }
         }
         unusedSamples = sampleArguments.indices.filter { !usedSamples.contains($0) }.map { sampleArguments[$0].label }
+    }
+
+    /// Builds `roots` as `verify()` does, on a thread of the verifier's own that waits for each,
+    /// so that the awaiting task (perhaps on the main actor, which they may need) only awaits.
+    func runSynchronous(_ roots: [(registration: AnyRegistration, arguments: GivenArguments)]) async {
+        guard !roots.isEmpty else { return }
+        let unchecked = UncheckedSendable((self, roots))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            unchecked.value.0.verifier.startWorker {
+                unchecked.value.0.verifier.run(unchecked.value.1, in: unchecked.value.0.copy)
+                continuation.resume()
+            }
+        }
     }
 
     func report(of store: DependencyStore, overrides: OverrideRule) -> VerificationReport {

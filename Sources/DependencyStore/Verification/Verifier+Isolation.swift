@@ -93,16 +93,17 @@ extension Verifier {
         return asBuild(after: chain, body)
     }
 
-    /// Runs `body` on this thread, the main actor's, as a verified build that `chain` asked for:
-    /// a problem it meets is recorded, and ends it (returning `false`) through `Escape`, since the
-    /// main actor's thread cannot be parked.
+    /// Runs `body` on this thread, the main actor's, as a verified build that `chain` asked for.
+    /// It always returns `true`: a problem it meets ends the process with the report so far
+    /// (see `park`), since the main actor's thread can be neither parked nor left.
     @MainActor
     private func asBuild(after chain: [AnyRegistration], _ body: @escaping () -> Void) -> Bool {
         let stack = ResolutionStack.current
         let saved = stack.verificationWorker
         stack.verificationWorker = VerificationWorker(verifier: self, ownsThread: false, asyncChain: chain)
         defer { stack.verificationWorker = saved }
-        return Escape.run(body)
+        body()
+        return true
     }
 
     /// Runs `body`, a synchronous resolve an `async` factory made in `verifyAsync()`, as a

@@ -410,8 +410,9 @@ final class Verifier {
     /// run to their end and never abandoned, so whatever they hold stays held (the copy's gates, a
     /// lock of the factory's own, a task-local binding, an `inout` access), and what they retain is
     /// never released. One thread per stopped build outlives `verify()`, asleep. The main actor,
-    /// which `verifyAsync()` borrows for a main-actor factory, cannot be parked: that build is
-    /// still left through `Escape`, the one place that remains.
+    /// which `verifyAsync()` borrows for a main-actor factory, can be neither parked (the app's
+    /// or the test's main actor would stop) nor left (Swift defines no way out of a frame but its
+    /// end): a main-actor build that stops ends the process, with every problem found so far.
     private func park(problem: VerificationProblem?, perRequestCause: String? = nil) -> Never {
         let stack = ResolutionStack.current
         let chain = Self.buildsOnThisWorker()
@@ -439,13 +440,32 @@ final class Verifier {
             worker.end(returned: false)
             Self.parkForever()
         }
-        guard Escape.canLeave else {
-            preconditionFailure("DependencyStore.verify(): a borrowed thread stopped outside a verified build")
-        }
-        worker.end(returned: false)
-        // The main actor's thread: the factory can never return, and the thread cannot be parked,
-        // so leave the build (see `Escape`); the main actor goes on with its next job.
-        Escape.leave()
+        // The main actor's thread: the factory can never return, and the thread can be neither
+        // parked nor left.
+        let found = state.withLock { $0.problems }
+        fatalError(Self.mainActorStop(cause: cause, chain: chain, problem: problem, found: found))
+    }
+
+    /// What a main-actor build that stopped ends the process with: the stopped build first, then
+    /// every problem found before it, and what to do.
+    private static func mainActorStop(
+        cause: String, chain: [AnyRegistration], problem: VerificationProblem?, found: [VerificationProblem]
+    ) -> String {
+        let build =
+            chain.last { $0.isolation == .mainActor }.map { Diagnostics.shortName(of: $0.type) } ?? "a registration"
+        let others = found.filter { $0 != problem }.map { "  - \($0)" }
+        return
+            ([
+                "DependencyStore.verifyAsync(): the main-actor factory of \(build) stopped: \(problem.map { "\($0)" } ?? cause).",
+                "Swift has no defined way to leave a factory's frames on the main actor, and the main actor cannot be "
+                    + "parked, so verification ends the process here.",
+                "",
+                others.isEmpty ? "No other problem was found before it." : "Found before it:",
+            ] + others + [
+                "",
+                "To fix: fix the problem above (a main-actor factory is built last, after every other registration). "
+                    + "A main-actor factory may not resolve a type provided per request: pass the value in instead.",
+            ]).joined(separator: "\n")
     }
 
     /// Parks a worker's thread whose build can never return, for good: nothing signals the

@@ -12,7 +12,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "DependencyStoreEscape.h"
 #include "DependencyStoreMutex.h"
 #include "DependencyStoreThread.h"
 
