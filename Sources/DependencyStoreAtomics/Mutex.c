@@ -1,16 +1,13 @@
 #include "DependencyStoreMutex.h"
 
-#if defined(__linux__)
+#if !defined(__APPLE__)
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/// Waits, briefly, while the word says the lock is held and nobody sleeps: a store's lock is held
-/// for a lookup or a registration, with no user code under it, so it is usually free again within
-/// a few hundred cycles. Returns the state it saw last.
-static int32_t spin(int32_t *word) {
+static int32_t spin(dependency_store_mutex *mutex) {
     for (int round = 0; round < 100; round++) {
-        int32_t state = __atomic_load_n(word, __ATOMIC_RELAXED);
+        int32_t state = __c11_atomic_load(&mutex->state, __ATOMIC_RELAXED);
         if (state != 1) {
             return state;
         }
@@ -20,14 +17,14 @@ static int32_t spin(int32_t *word) {
         __asm__ volatile("yield");
 #endif
     }
-    return __atomic_load_n(word, __ATOMIC_RELAXED);
+    return __c11_atomic_load(&mutex->state, __ATOMIC_RELAXED);
 }
 
-void dependency_store_word_lock_contended(int32_t *word) {
-    int32_t state = spin(word);
+void dependency_store_mutex_lock_contended(dependency_store_mutex *mutex) {
+    int32_t state = spin(mutex);
     if (state == 0) {
         int32_t expected = 0;
-        if (__atomic_compare_exchange_n(word, &expected, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+        if (__c11_atomic_compare_exchange_strong(&mutex->state, &expected, 1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
             return;
         }
         state = expected;
@@ -35,17 +32,17 @@ void dependency_store_word_lock_contended(int32_t *word) {
     for (;;) {
         // Taken as contended (2): this thread cannot tell whether others sleep, so its unlock
         // wakes one, which at worst finds the word held again and sleeps once more.
-        if (state != 2 && __atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE) == 0) {
+        if (state != 2 && __c11_atomic_exchange(&mutex->state, 2, __ATOMIC_ACQUIRE) == 0) {
             return;
         }
         // Sleeps only while the word is still 2; a wake, or a change before the kernel looks,
         // returns at once, and the loop looks again.
-        syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
-        state = spin(word);
+        syscall(SYS_futex, &mutex->state, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+        state = spin(mutex);
     }
 }
 
-void dependency_store_word_wake(int32_t *word) {
-    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+void dependency_store_mutex_wake(dependency_store_mutex *mutex) {
+    syscall(SYS_futex, &mutex->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 #endif

@@ -9,10 +9,15 @@ enum CloseHook<T> {
 
 /// An instance a store has just let go of: taken out of its slot under the store's lock, closed
 /// after the lock is dropped. `sequence` orders it among the instances of that store (see `keep`).
+///
+/// `retired`: the tables of shared instances the discard took down with it, if any, which may hold
+/// the instance too. Both go with this record, after the lock, in either order: the instance's last
+/// release is on this thread either way, once no reader reads the tables.
 struct DiscardedInstance {
     let registration: AnyRegistration
     let box: AnyObject
     let sequence: Int
+    var retired: RetiredTables? = nil
 }
 
 /// The close of one instance, ready to run: what to call, and how a failure names the instance.
@@ -43,8 +48,13 @@ extension InstanceSlot {
     func discard(of registration: AnyRegistration, into discarded: inout [DiscardedInstance]) {
         let sequence = self.sequence
         let cached = self.cached
-        if let box = discard() {
-            discarded.append(DiscardedInstance(registration: registration, box: box, sequence: sequence))
+        let (box, retired) = discard()
+        if let box {
+            discarded.append(
+                DiscardedInstance(registration: registration, box: box, sequence: sequence, retired: retired))
+        } else if let retired {
+            // Nothing was kept, so no table holds anything of this slot's; they go with the rest.
+            discarded.append(DiscardedInstance(registration: registration, box: retired, sequence: sequence))
         }
         // The instances of an expiring or per-argument cache, each in its own place in the order.
         cached?.removeAll(of: registration, into: &discarded)

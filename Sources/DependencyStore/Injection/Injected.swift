@@ -119,7 +119,7 @@ public struct Injected<T> {
         guard let address = read.address else { return resolveFirstThroughTheStore(insideGate: read.insideGate) }
         let value = address.assumingMemoryBound(to: T.self).pointee
         if read.found {
-            let slot = cell.valueSlot
+            let slot = cell.valueSlot(for: read)
             slot.bindMemory(to: T.self, capacity: 1).initialize(to: value)
             cell.storage.finishFirstRead(read, publishing: slot)
         }

@@ -4,9 +4,10 @@ internal import DependencyStoreAtomics
 /// holds and what its first read resolves with, all in one allocation: how an injected property
 /// (``Injected``, ``OptionalInjected``, and so `Lazy`) keeps its value.
 ///
-/// The allocation is a `OnceStorage`: its header holds the gate (owner and published words; see
-/// `RawGate`) first, then the binding, name and requester of the first read; the value follows,
-/// inline, as the buffer's one element. The value is initialised in place and its address
+/// The allocation is a `OnceStorage`: its header holds the binding, name and requester of the first
+/// read; its elements hold the gate (a C struct with atomic fields; see `RawGate`), then the
+/// value's room, then the name if there is one. The header holds no word another thread writes, so
+/// no read of a header field can race the gate. The value is initialised in place and its address
 /// published with a release store; a reader that loads the address with acquire sees the whole
 /// value. Nothing writes it again.
 ///
@@ -50,7 +51,14 @@ struct OnceCell<Value> {
     /// elements (see `placeValue`).
     @inlinable
     var valueSlot: UnsafeMutableRawPointer {
-        alignedAddress(storage.withUnsafeMutablePointerToElements { $0 }, alignment: MemoryLayout<Value>.alignment)
+        alignedAddress(storage.valueRoom, alignment: MemoryLayout<Value>.alignment)
+    }
+
+    /// `valueSlot`, for a first read that found its value (`OnceStorage.beginFirstRead(of:)`),
+    /// which carries the room: no call into the library for it.
+    @inlinable
+    func valueSlot(for read: FirstRead) -> UnsafeMutableRawPointer {
+        alignedAddress(read.room.unsafelyUnwrapped, alignment: MemoryLayout<Value>.alignment)
     }
 
     /// How many words of the storage's elements a `Value` takes: its size, with enough over for an
@@ -82,7 +90,7 @@ struct OnceCell<Value> {
     func publish(_ value: Value) {
         // The words' address first, then the value placed there: a closure that captured the
         // value would be generic over it, and not inlined in code unspecialised for its type.
-        let address = placeValue(value, in: storage.withUnsafeMutablePointerToElements { $0 })
+        let address = placeValue(value, in: storage.valueRoom)
         gate.publishOnce(address)
     }
 }
@@ -115,10 +123,13 @@ struct FirstRead {
     /// once it has published; `false` when this thread was inside this property's own
     /// resolution already (a cycle, which the store reports).
     @usableFromInline let insideGate: Bool
+    /// For a found value: the storage's room for it, where the read places its copy (see
+    /// `OnceCell.valueSlot(for:)`), found by the library, which knows where the gate ends.
+    @usableFromInline var room: UnsafeMutablePointer<UInt64>?
     /// The thread's hazard, which holds a found instance a store shares (see
     /// `StoreCore.sharedInstanceValue`); `nil` for a value in a room of the store, which its lock
     /// holds.
-    let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    let hazard: UnsafeMutablePointer<dependency_store_atomic_address>?
 
     /// The read resolves through the store, inside the gate or, in a cycle, not.
     init(throughTheStoreInsideGate insideGate: Bool) {
@@ -131,25 +142,23 @@ struct FirstRead {
     }
 
     /// Found at `address`, held by `hazard`, or by the store's lock when it is `nil`.
-    init(found address: UnsafeRawPointer, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    init(found address: UnsafeRawPointer, hazard: UnsafeMutablePointer<dependency_store_atomic_address>?) {
         self.init(address: address, insideGate: true, hazard: hazard)
     }
 
     private init(
-        address: UnsafeRawPointer?, insideGate: Bool, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        address: UnsafeRawPointer?, insideGate: Bool, hazard: UnsafeMutablePointer<dependency_store_atomic_address>?
     ) {
         self.address = address
         self.insideGate = insideGate
         self.hazard = hazard
+        room = nil
     }
 }
 
-/// The header of an injected property's one allocation. The gate's memory comes first and must
-/// not move: the buffer's header does not, for as long as the buffer lives.
+/// The header of an injected property's one allocation.
 @usableFromInline
 struct OnceHeader {
-    /// The gate's memory (see `RawGate`): initialised in place once the buffer exists.
-    var gateMemory: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
     /// What the first read resolves from; read and cleared only inside the gate.
     var binding: InjectedBinding
     /// The store of a `.store` binding, unretained: what the first read resolves through. The
@@ -168,13 +177,12 @@ struct OnceHeader {
     /// How the value is destroyed with the storage.
     let destruction: ValueDestruction
 
-    init(binding: InjectedBinding, requester: Requester, valueType: Any.Type, destruction: ValueDestruction) {
-        gateMemory = (nil, nil)
-        if case .store(let store) = binding {
-            self.store = Unmanaged.passUnretained(store)
-        } else {
-            store = nil
-        }
+    init(
+        binding: consuming InjectedBinding, requester: Requester, valueType: Any.Type, destruction: ValueDestruction
+    ) {
+        // Read without a copy of the store: a copy's retain and release outlived the property's
+        // creation in the optimised code, about 40 instructions a property.
+        store = binding.unretainedStore
         self.binding = binding
         nameAddress = nil
         self.requester = requester
@@ -215,9 +223,9 @@ struct OnceHeader {
     /// comes back with the gate left again: it never changes while the property lives.
     @inline(__always)
     static func enterGate(
-        in header: UnsafeMutablePointer<OnceHeader>, on stack: Unmanaged<ResolutionStack>, resolving type: Any.Type
+        _ gate: RawGate, in header: UnsafeMutablePointer<OnceHeader>, on stack: Unmanaged<ResolutionStack>,
+        resolving type: Any.Type
     ) -> FirstReadEntry {
-        let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + gateOffset)
         if gate.owner == stack.toOpaque() { return .insideOwnResolution }
         let refusal = stack._withUnsafeGuaranteedRef {
             gate.enter(
@@ -240,12 +248,6 @@ struct OnceHeader {
     static func name(in header: UnsafeMutablePointer<OnceHeader>) -> String? {
         header.pointee.nameAddress?.pointee
     }
-
-    /// Where the gate's memory is in the header: first, at 0. A constant rather than
-    /// `MemoryLayout.offset(of:)` kept in a `static let`, whose lazy initialisation each property
-    /// would check twice, at its creation and its end; `OnceCellLayoutTests` checks that it is so.
-    @inline(__always)
-    static var gateOffset: Int { 0 }
 }
 
 /// The one allocation of an injected property: `OnceHeader`, then room for the value, which is
@@ -263,8 +265,9 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         destruction: ValueDestruction, words: Int
     ) -> (OnceStorage, RawGate) {
         var binding = Optional(binding)
-        // A name takes the two words after the value's room.
-        let buffer = create(minimumCapacity: name == nil ? words : words + Self.nameWords) { _ in
+        // The gate after the value's room, and a name after the gate.
+        let capacity = Self.gateWords + words + (name == nil ? 0 : Self.nameWords)
+        let buffer = create(minimumCapacity: capacity) { _ in
             var taken: InjectedBinding?
             swap(&taken, &binding)
             return OnceHeader(
@@ -274,14 +277,11 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         let storage = unsafeDowncast(buffer, to: OnceStorage.self)
         if let name {
             storage.withUnsafeMutablePointers { header, elements in
-                header.pointee.nameAddress = UnsafeMutableRawPointer(elements + words)
+                header.pointee.nameAddress = UnsafeMutableRawPointer(elements + Self.gateWords + words)
                     .initializeMemory(as: String.self, repeating: name, count: 1)
             }
         }
-        let gate = storage.withUnsafeMutablePointerToHeader { header in
-            RawGate(initializingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
-        }
-        return (storage, gate)
+        return (storage, RawGate(initializingAt: storage.gateAddress))
     }
 
     /// The first read of an `@Injected` property, up to the copy of its value, which the caller
@@ -298,16 +298,17 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         // thread's storage the other, for as long as this runs.
         let header = withUnsafeMutablePointerToHeader { $0 }
         let stack = ResolutionStack.currentUnretained
-        switch OnceHeader.enterGate(in: header, on: stack, resolving: type) {
+        switch OnceHeader.enterGate(RawGate(existingAt: gateAddress), in: header, on: stack, resolving: type) {
         case .insideOwnResolution: return FirstRead(throughTheStoreInsideGate: false)
         case .published(let published): return FirstRead(published: published)
         case .entered: break
         }
         if header.pointee.nameAddress == nil, let store = header.pointee.store,
-            let found = store._withUnsafeGuaranteedRef({
+            var found = store._withUnsafeGuaranteedRef({
                 $0.findForFirstRead(ObjectIdentifier(type), hazard: stack._withUnsafeGuaranteedRef { $0.hazard })
             })
         {
+            found.room = valueRoom
             return found
         }
         return FirstRead(throughTheStoreInsideGate: true)
@@ -325,7 +326,7 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
                 header.pointee.store.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.registry.unlockLeftHeld() }
             }
             OnceHeader.dropBinding(in: header)
-            let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
+            let gate = RawGate(existingAt: gateAddress)
             gate.publishOnce(slot)
             gate.leave()
         }
@@ -362,30 +363,59 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
         named name: String?, fileID: StaticString, line: UInt
     ) -> (OnceStorage, RawGate) {
         let binding = InjectedBinding.forPropertyBeingCreated()
-        let verifier = binding.verifier
+        // Only whether there is one: holding the verifier across `make` cost every property a
+        // retain and a release.
+        let verified = binding.verifier != nil
         let location = SourceLocation(fileID: fileID, line: line)
         let made = make(
-            binding: binding, name: name, requester: .injectedProperty(location), valueType: valueType,
+            binding: consume binding, name: name, requester: .injectedProperty(location), valueType: valueType,
             destruction: destruction, words: words)
-        if let verifier {
-            made.0.withUnsafeMutablePointerToHeader { header in
-                verifier.declared(
-                    declared, name: OnceHeader.name(in: header), optional: optional, in: header.pointee.binding.store,
-                    at: location)
-            }
+        if _slowPath(verified) {
+            declare(made.0, as: declared, optional: optional, at: location)
         }
         return made
     }
 
+    /// Where the gate is: the first of the elements, whose alignment is a word's, as the C
+    /// struct's is.
+    @inline(__always)
+    var gateAddress: UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 })
+    }
+
+    /// Where the value's room begins: after the gate. Not inlined into a client: only a first
+    /// read asks, once.
+    @usableFromInline
+    var valueRoom: UnsafeMutablePointer<UInt64> {
+        withUnsafeMutablePointerToElements { $0 + Self.gateWords }
+    }
+
+    /// The words the gate takes before the value's room: the C struct's size, as its compiler lays
+    /// it out, in whole words (its alignment is a word's).
+    static var gateWords: Int {
+        (RawGate.size + MemoryLayout<UInt64>.stride - 1) / MemoryLayout<UInt64>.stride
+    }
+
+    /// Declares the property of `storage`, made in a verification copy, to its verifier.
+    @inline(never)
+    private static func declare(
+        _ storage: OnceStorage, as declared: Any.Type, optional: Bool, at location: SourceLocation
+    ) {
+        storage.withUnsafeMutablePointerToHeader { header in
+            header.pointee.binding.verifier.unsafelyUnwrapped.declared(
+                declared, name: OnceHeader.name(in: header), optional: optional, in: header.pointee.binding.store,
+                at: location)
+        }
+    }
+
     /// The words a name takes after the value's room.
-    private static var nameWords: Int {
+    static var nameWords: Int {
         (MemoryLayout<String>.size + MemoryLayout<UInt64>.stride - 1) / MemoryLayout<UInt64>.stride
     }
 
     deinit {
         withUnsafeMutablePointerToHeader { header in
-            let gate = RawGate(existingAt: UnsafeMutableRawPointer(header) + OnceHeader.gateOffset)
-            if let value = gate.publishedCell.pointee {
+            if let value = RawGate(existingAt: gateAddress).published {
                 header.pointee.destruction.destroy(header.pointee.valueType, at: value)
             }
             header.pointee.nameAddress?.deinitialize(count: 1)

@@ -49,6 +49,14 @@ enum InjectedBinding {
         return .store(DependencyStore.current)
     }
 
+    /// The store of a `.store` binding, not retained: valid for as long as the binding holds it.
+    var unretainedStore: Unmanaged<DependencyStore>? {
+        switch self {
+        case .store(let store): Unmanaged.passUnretained(store)
+        case .core, .resolved, .resolvedKeeping: nil
+        }
+    }
+
     /// The verification copy the property was created in, if it was: what records its edge.
     var verifier: Verifier? {
         switch self {
@@ -89,7 +97,7 @@ func resolveOnce<Value, Failure: Error>(
 ) throws(Failure) -> Value {
     // The thread's stack, borrowed: its storage holds it for as long as the thread runs.
     return try ResolutionStack.withCurrent { (stack) throws(Failure) -> Value in
-        switch OnceHeader.enterGate(in: cell.header, on: Unmanaged.passUnretained(stack), resolving: type) {
+        switch OnceHeader.enterGate(cell.gate, in: cell.header, on: Unmanaged.passUnretained(stack), resolving: type) {
         case .insideOwnResolution:
             // The store traps with the cycle on this thread's chain (see `FirstReadEntry`).
             return try resolve(cell)

@@ -50,7 +50,7 @@ final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
 
     /// The registration `provide` makes for this value: what takes the box's place in the registry.
     func registration() -> AnyRegistration {
-        let header = withUnsafeMutablePointerToHeader { $0.pointee }
+        let header = self.header
         return makeRegistration(header.valueType, header: header)
     }
 
@@ -187,12 +187,12 @@ struct ProvidedValues {
     /// The first word of the core's rooms.
     private let rooms: UnsafeMutablePointer<Int>
     /// The core's filter of the types whose values went into rooms (`StoreCore.providedFilter`).
-    private let filter: UnsafeMutablePointer<Int>
+    private let filter: UnsafeMutablePointer<dependency_store_atomic_word>
     /// How many rooms are in use: what `isEmpty` reads, without reading the rooms.
     private(set) var roomsInUse = 0
     private var boxes = TypeTable<ProvidedValue>()
 
-    init(rooms: UnsafeMutablePointer<Int>, filter: UnsafeMutablePointer<Int>) {
+    init(rooms: UnsafeMutablePointer<Int>, filter: UnsafeMutablePointer<dependency_store_atomic_word>) {
         self.rooms = rooms
         self.filter = filter
     }
@@ -291,7 +291,7 @@ struct ProvidedValues {
 
     /// The keys of every value, in no particular order.
     var keys: [ObjectIdentifier] {
-        var keys = boxes.values.map { ObjectIdentifier($0.withUnsafeMutablePointerToHeader { $0.pointee.valueType }) }
+        var keys = boxes.values.map { ObjectIdentifier($0.header.valueType) }
         guard roomsInUse != 0 else { return keys }
         for index in 0..<ProvidedValueRoom.count {
             let room = Room(rooms, at: index)

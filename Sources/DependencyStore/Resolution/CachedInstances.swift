@@ -207,7 +207,7 @@ extension DependencyStore {
         // not replaced it: closing it would close what it has just handed out.
         if !expired.isEmpty, type(of: value as Any) is AnyClass {
             let object = value as AnyObject
-            expired.removeAll { unsafeDowncast($0.box, to: InstanceBox.self).value(as: T.self) as AnyObject === object }
+            expired.removeAll { ($0.box as! InstanceBox).value(as: T.self) as AnyObject === object }
         }
         if !expired.isEmpty {
             close(expired.closes(), because: "the expiry of \(label) after \(policy.lifetime ?? 0) s")

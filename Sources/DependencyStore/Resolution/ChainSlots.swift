@@ -70,6 +70,7 @@ final class AsyncChainEpoch: @unchecked Sendable {
             return taken
         }
         if !built.isEmpty { built.close() }
+        Tombstones.end(in: cells.chain)
         cells.free()
     }
 }

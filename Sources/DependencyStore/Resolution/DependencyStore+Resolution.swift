@@ -1,3 +1,5 @@
+internal import DependencyStoreAtomics
+
 extension DependencyStore {
     /// Builds (or, for a cached scope, returns) the dependency registered for `type`.
     ///
@@ -656,7 +658,7 @@ extension DependencyStore {
     /// hazard (`hazard`), without retaining its box. `nil`, with nothing held, when the read
     /// resolves through the store instead. See `OnceStorage.beginFirstRead(of:)`.
     func findForFirstRead(
-        _ key: ObjectIdentifier, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+        _ key: ObjectIdentifier, hazard: UnsafeMutablePointer<dependency_store_atomic_address>
     ) -> FirstRead? {
         if core.mayRegister(key) {
             return ownValueLeavingLockHeld(key).map { FirstRead(found: $0, hazard: nil) }
@@ -715,7 +717,7 @@ extension DependencyStore {
                         !registry.isClosed
                     {
                         // A `.cached` slot keeps its instance in a box.
-                        store.core.share(unsafeDowncast(kept, to: InstanceBox.self), for: key, keptIn: slot)
+                        store.core.share(kept as! InstanceBox, for: key, keptIn: slot)
                     }
                     return (registration, .kept(kept, registration.lifetime))
                 }

@@ -1,93 +1,86 @@
 internal import DependencyStoreAtomics
-import Foundation
 
-/// The memory of a gate, seen through a pointer: the owner word, then a published word (used by
-/// `OnceCell`), in raw memory of its own that never moves. Raw, so an injected property can keep
-/// its gate and its value in one allocation.
+/// A gate, seen through a pointer to its memory (`dependency_store_gate`, a C struct whose fields
+/// are `_Atomic`): memory of its own that never moves, or the first bytes of an injected
+/// property's one allocation, before its value.
 ///
-/// Layout: [0] owner, [8] published (release/acquire).
+/// The gate is a mutex that its holder holds while it resolves, beside the holder's identity (the
+/// address of its resolution stack), which the wait-for graph follows, and the address of the value
+/// an injected property publishes once. A thread enters with a try-lock of the mutex, then writes
+/// its identity; it leaves by clearing the identity, then unlocking. A thread that finds the gate
+/// held first records what it waits for and walks the wait-for graph (`WaitGraph`), which traps on
+/// a cycle instead of waiting; then it sleeps on the gate's own mutex, so the platform knows which
+/// thread it waits for: on Apple platforms an `os_unfair_lock`, which lends the waiter's priority
+/// to the holder (a main thread waiting for a build on a utility thread), on Linux a futex word of
+/// the gate's own, on which only this gate's waiters sleep, and which the kernel wakes one at a
+/// time. A woken waiter holds the gate, finds what the holder built or published, and leaves.
 ///
-/// The owner word is the gate: the address of the holder's resolution stack, or 0 when nobody is
-/// inside, with its lowest bit set while some thread waits (the addresses are aligned, so the bit
-/// is free). A thread enters with one compare-and-swap from 0 to its address, and leaves with
-/// one exchange back to 0; only when the exchange finds the bit set does it wake the waiters.
-/// A gate has no mutex of its own: a thread that must wait parks on `GateParking`, one condition
-/// shared by every gate, since waiting is rare (two threads reading one property for the first
-/// time at once, or a cached instance being built) and short.
-///
-/// Why no wake is lost: a waiter sets the bit, checking that the owner is still there, while it
-/// holds the parking lock, and keeps that lock until it sleeps on the condition; a holder that
-/// finds the bit when it leaves takes the parking lock before it wakes anyone, so it wakes the
-/// waiter after the waiter sleeps. Had the holder left first, the waiter's compare-and-swap would
-/// fail, and it would find the gate free. Every woken waiter looks again, and sets the bit again
-/// if another got in first. The protocol is also written down in Docs/ThreadSafety.md.
+/// The holder's identity is written just after the mutex is taken and cleared just before it is
+/// released: a walk that reads no holder meanwhile takes the wait to be one that ends, which it is,
+/// as that holder is running. The protocol is also written down in Docs/ThreadSafety.md.
 @usableFromInline
 struct RawGate {
     @usableFromInline let base: UnsafeMutableRawPointer
 
-    static let headerSize = 2 * MemoryLayout<UnsafeMutableRawPointer?>.stride
+    /// The bytes a gate takes, and their alignment: the C struct's, as its compiler lays it out.
+    static var size: Int { MemoryLayout<dependency_store_gate>.stride }
+    static var alignment: Int { MemoryLayout<dependency_store_gate>.alignment }
 
-    /// The owner word's bit that says a thread waits.
-    private static let waitersBit: UInt = 1
-
-    /// Initialises a gate in `base`, which must hold `headerSize` bytes aligned to 8.
+    /// A gate over `base`, which has room for one (`size`, `alignment`) and is uninitialised:
+    /// made free, with nothing published.
     init(initializingAt base: UnsafeMutableRawPointer) {
         self.base = base
-        base.initializeMemory(as: UnsafeMutableRawPointer?.self, repeating: nil, count: 2)
+        // A C struct of trivial fields: its C initialiser sets every one.
+        dependency_store_gate_init(base.bindMemory(to: dependency_store_gate.self, capacity: 1))
     }
 
-    /// The gate already initialised in `base`.
+    /// The gate already made at `base`.
     init(existingAt base: UnsafeMutableRawPointer) {
         self.base = base
     }
 
     @inline(__always)
-    var ownerCell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-        base.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    var cell: UnsafeMutablePointer<dependency_store_gate> {
+        base.assumingMemoryBound(to: dependency_store_gate.self)
     }
 
-    @inline(__always)
-    var publishedCell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-        base.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) + 1
-    }
-
-    /// The published value's address (see `OnceCell`), or `nil`: an acquire load. Not
-    /// inlinable, so clients need not see the C atomics module.
+    /// The address an injected property published, or `nil`: loaded with acquire ordering, so
+    /// the value there is whole.
     @usableFromInline
     var published: UnsafeMutableRawPointer? {
-        dependency_store_load_acquire(publishedCell)
+        dependency_store_gate_published(cell)
     }
 
-    /// Publishes `address`, where the value is whole: a release store, which a read of
-    /// `published` (acquire) pairs with. Once, from the one thread inside the gate.
+    /// Publishes the value's address, with release ordering. Only the holder calls this, once.
     @inline(__always)
     func publishOnce(_ address: UnsafeMutableRawPointer) {
-        precondition(publishedCell.pointee == nil, "DependencyStore: an injected value was published twice")
-        dependency_store_store_release(publishedCell, address)
+        precondition(
+            dependency_store_gate_publish(cell, address), "DependencyStore: an injected value was published twice")
     }
 
-    /// The thread inside (by the address of its resolution stack), if any.
+    /// The holder's identity, or `nil` when the gate is free (or its holder is just entering or
+    /// leaving).
     @inline(__always)
     var owner: UnsafeMutableRawPointer? {
-        let word = UInt(bitPattern: dependency_store_load_acquire(ownerCell))
-        return UnsafeMutableRawPointer(bitPattern: word & ~Self.waitersBit)
+        dependency_store_gate_owner(cell)
     }
 
-    /// Whether the thread of `stack` is inside.
+    /// Whether the thread whose stack is `stack` holds the gate.
     @inline(__always)
     func isHeld(by stack: ResolutionStack) -> Bool {
         owner == stack.identity
     }
 
-    /// See `Gate.enter`.
+    /// Enters the gate for `stack`'s thread, waiting while another thread holds it. A wait that
+    /// would never end (a cycle across threads) comes back as a refusal, and so does a wait for a
+    /// build verification stopped; the gate is not entered then. `subject` describes what the
+    /// thread waits for, in a cycle's report.
     @inline(__always)
     func enter(on stack: ResolutionStack, waitingFor subject: @autoclosure () -> WaitSubject) -> Gate.Refusal? {
-        if _fastPath(dependency_store_compare_exchange(ownerCell, nil, stack.identity)) { return nil }
+        if _fastPath(dependency_store_gate_try_enter(cell, stack.identity)) { return nil }
         return enterWaiting(on: stack, subject: subject())
     }
 
-    /// `enter`, when another thread is inside: registers the wait (or refuses one that could never
-    /// end), then parks until this thread gets in.
     @inline(never)
     private func enterWaiting(on stack: ResolutionStack, subject: WaitSubject) -> Gate.Refusal? {
         let waiter = WaitGraph.Waiter(target: .gate(self), subject: subject, chain: stack.registrations())
@@ -96,48 +89,15 @@ struct RawGate {
         {
             return refusal
         }
-        let me = stack.identity
-        GateParking.condition.lock()
-        while true {
-            let word = dependency_store_load_acquire(ownerCell)
-            if word == nil {
-                if dependency_store_compare_exchange(ownerCell, nil, me) { break }
-                continue
-            }
-            let bits = UInt(bitPattern: word)
-            if bits & Self.waitersBit == 0 {
-                let marked = UnsafeMutableRawPointer(bitPattern: bits | Self.waitersBit)
-                // The holder left, or another waiter marked it, meanwhile: look again.
-                if !dependency_store_compare_exchange(ownerCell, word, marked) { continue }
-            }
-            GateParking.condition.wait()
-        }
-        GateParking.condition.unlock()
-        WaitGraph.endWait(of: me, for: .gate(self))
+        dependency_store_gate_enter_waiting(cell, stack.identity)
+        WaitGraph.endWait(of: stack.identity, for: .gate(self))
         return nil
     }
 
-    /// Leaves the gate entered with `enter`, waking the threads that wait for it, if any.
+    /// Leaves the gate, which this thread holds, and wakes one waiter if any sleeps.
     @inline(__always)
     func leave() {
-        let word = dependency_store_exchange_release(ownerCell, nil)
-        if _slowPath(UInt(bitPattern: word) & Self.waitersBit != 0) {
-            GateParking.wakeAll()
-        }
-    }
-}
-
-/// Where a thread waits for a gate another thread holds (see `RawGate`): one condition for every
-/// gate of the process.
-enum GateParking {
-    static let condition = NSCondition()
-
-    /// Wakes every waiting thread: each looks at its own gate again.
-    @inline(never)
-    static func wakeAll() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
+        dependency_store_gate_leave(cell)
     }
 }
 
@@ -150,7 +110,7 @@ final class Gate {
     let raw: RawGate
 
     init() {
-        raw = RawGate(initializingAt: .allocate(byteCount: RawGate.headerSize, alignment: 16))
+        raw = RawGate(initializingAt: .allocate(byteCount: RawGate.size, alignment: RawGate.alignment))
     }
 
     deinit {

@@ -1,3 +1,5 @@
+internal import DependencyStoreAtomics
+
 /// Where a store keeps the instance of a ``Scope/singleton``, ``Scope/weak`` or custom-scoped
 /// registration.
 ///
@@ -32,7 +34,7 @@ final class InstanceSlot: @unchecked Sendable {
     let belongsToAChain: Bool
     /// Where the owning store published the instance for layered stores to read without its lock
     /// (see `SharedInstances`), if it did: a discard takes that down.
-    var sharedIn: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    var sharedIn: UnsafeMutablePointer<dependency_store_shared_tables>?
     /// The instances of a registration with an expiring or per-argument cache (see
     /// `CachedInstances`), which never sit in `box`: so no lookup hands one out without the check
     /// that `buildCached` makes. `nil` until such a registration keeps one.
@@ -67,21 +69,20 @@ final class InstanceSlot: @unchecked Sendable {
         kept != nil ? 1 : cached?.count ?? 0
     }
 
-    /// Forgets the instance and returns what the slot held strongly, for the caller to release
-    /// once it has dropped the store's lock (a `deinit` may resolve from the store). Call with the
-    /// owning store's lock held.
-    func discard() -> AnyObject? {
+    /// Forgets the instance and returns what the slot held strongly, and the table of shared
+    /// instances it took down, if the store published the instance there, for the caller to let go
+    /// of once it has dropped the store's lock (a `deinit` may resolve from the store, and a
+    /// retired table waits for its readers). Call with the owning store's lock held.
+    func discard() -> (released: AnyObject?, retired: RetiredTables?) {
         let released = box
         box = nil
         object = nil
         cached = nil
         generation &+= 1
-        if let cell = sharedIn {
-            // The table holds the instance too; `released` keeps it past the table.
-            sharedIn = nil
-            StoreCore.replace(in: cell, with: nil)
-        }
-        return released
+        guard let tables = sharedIn else { return (released, nil) }
+        // A table holds the instance too, until the caller lets go of the tables.
+        sharedIn = nil
+        return (released, StoreCore.takeDownForDiscard(tables))
     }
 }
 

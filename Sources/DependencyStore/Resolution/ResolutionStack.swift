@@ -101,9 +101,11 @@ final class ResolutionStack {
         let instance: Any
         /// The store layered over the building one whose value the build resolved through a
         /// borrow's fall-back (see `Borrow`), so that the instance holds it; `nil` for none.
-        /// Unowned: the top-level resolve that made the entry holds it, and the entry goes with
-        /// that resolve.
-        unowned(unsafe) let layer: DependencyStore?
+        /// Held strongly, for as long as the entry (the rest of the top-level resolution): the
+        /// borrow that resolved through it may have ended, and a factory may have let go of that
+        /// store since (a store of its own, made to resolve one thing). Only resolves through a
+        /// layered store's borrow set it, so the retain costs the common paths nothing.
+        let layer: DependencyStore?
     }
 
     /// Set on the threads `DependencyStore.verify()` builds registrations on.
@@ -201,16 +203,16 @@ final class ResolutionStack {
     private let cells: Tombstones.Cells
 
     /// 0 while no chain runs on this thread, else the removal epoch the running chain began in.
-    private var chainCell: UnsafeMutablePointer<Int> { cells.chain }
+    private var chainCell: UnsafeMutablePointer<dependency_store_atomic_word> { cells.chain }
 
     /// The address of the table of shared instances this thread is reading, if any (see
     /// `SharedInstances`).
-    var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> { cells.hazard }
+    var hazard: UnsafeMutablePointer<dependency_store_atomic_address> { cells.hazard }
 
     /// Whether a chain runs on this thread: a build, or a resolve of several instances at once,
     /// has begun and not returned.
     @inline(__always)
-    var isInChain: Bool { chainCell.pointee != 0 }
+    var isInChain: Bool { dependency_store_load_relaxed(chainCell) != 0 }
 
     /// The removal epoch this thread's latest lookup of a registration to build in a slot ran in
     /// (`.found`, `.observed`), read under the lock of the store holding the registration: what
@@ -269,14 +271,11 @@ final class ResolutionStack {
     @inline(__always)
     static func recordLookupEpoch() {
         // The build that follows needs the stack anyway.
-        let pointer = dependency_store_current_stack() ?? createCurrent()
-        Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
-            $0.lookupEpoch = Tombstones.currentEpoch
-        }
+        withCurrent { $0.lookupEpoch = Tombstones.currentEpoch }
     }
 
     /// The removal epoch the running chain began in; 0 outside a chain.
-    var chainBegun: Int { chainCell.pointee }
+    var chainBegun: Int { dependency_store_load_relaxed(chainCell) }
 
     /// Begins a chain unless one runs already, for a resolve that looks up several registrations
     /// (a collection's elements, a borrowed instance) before it builds any: returns whether it

@@ -35,64 +35,41 @@ internal import DependencyStoreAtomics
 /// slot too, when it ends (see `keep`): the store no longer holds the slot, so keeping it there
 /// would keep it for nobody, and close it never.
 enum Tombstones {
-    // The removal epoch and the count of kept batches are C globals (`DependencyStoreAtomics`),
-    // which every lookup of a registration to build reads with no `swift_once` check.
+    // The removal epoch, the count of kept batches and the records of what threads and chains
+    // publish are C globals (`DependencyStoreAtomics`), which every lookup of a registration to
+    // build reads with no `swift_once` check, and every removal and store walks with no lock.
 
-    private static let state = Lock(State())
+    /// The batches kept, behind the one lock of this process that only removals, the ends of
+    /// chains while a batch is kept, and resolves that find no registration while a batch is kept
+    /// take: never a resolve while no removal races a chain. (Not private: `WaitTests` holds it
+    /// to show that no other resolve takes it.)
+    static let state = Lock([Batch]())
 
-    private struct State {
-        /// The cells of every thread that has a resolution stack, and of every running `async`
-        /// chain (a set: a server may run thousands of those at once). See `Cells`.
-        var cells: Set<Cells> = []
-        var batches: [Batch] = []
+    /// What a thread with a resolution stack, or a running `async` chain, publishes for others to
+    /// read: a record claimed from the process's list (`dependency_store_chain_cells`), with no
+    /// lock, and given back when the thread exits or the chain ends.
+    struct Cells {
+        let record: UnsafeMutablePointer<dependency_store_chain_cells>
 
-        /// Whether a reader is reading the table at `address`: a thread's hazard holds it.
-        func isRead(_ address: UnsafeMutableRawPointer) -> Bool {
-            cells.contains { dependency_store_load_seq_cst($0.hazard) == address }
-        }
-
-        /// Whether a chain that began before `epoch` is running.
-        func chainsBegun(before epoch: Int) -> Bool {
-            cells.contains { cells in
-                let begun = dependency_store_chain_epoch(cells.chain)
-                return begun != 0 && begun < epoch
-            }
-        }
-    }
-
-    /// The two words a thread with a resolution stack, or a running `async` chain, publishes for
-    /// others to read, in memory of their own: one registry holds both, so a thread joins and
-    /// leaves it once.
-    struct Cells: Hashable {
         /// 0 while no chain runs there, else the removal epoch the chain began in: what removals
         /// read.
-        let chain: UnsafeMutablePointer<Int>
+        var chain: UnsafeMutablePointer<dependency_store_atomic_word> { dependency_store_cells_chain(record) }
 
         /// The address of the table of shared instances the thread is reading, if any: what a
         /// store that replaces its table reads (see `SharedInstances`). An `async` chain's stays
         /// `nil`: a thread reads a table, not a chain.
-        var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-            UnsafeMutableRawPointer(chain + 1).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-        }
+        var hazard: UnsafeMutablePointer<dependency_store_atomic_address> { dependency_store_cells_hazard(record) }
 
-        /// Allocates both words, zeroed, and joins the registry.
+        /// Claims a record, zeroed.
         static func make() -> Cells {
-            let words = UnsafeMutablePointer<Int>.allocate(capacity: 2)
-            words.initialize(repeating: 0, count: 2)
-            let cells = Cells(chain: words)
-            Tombstones.state.withLock { _ = $0.cells.insert(cells) }
-            return cells
+            Cells(record: dependency_store_claim_cells())
         }
 
-        /// Leaves the registry (its thread exits, or its chain ended), lets go of the batches no
-        /// running chain needs, and frees both words.
+        /// Gives the record back (its thread exits, or its chain ended), and lets go of the
+        /// batches no running chain needs.
         func free() {
-            let released: [Batch] = Tombstones.state.withLock { state in
-                _ = state.cells.remove(self)
-                return Tombstones.prune(&state)
-            }
-            _ = released
-            chain.deallocate()
+            dependency_store_unclaim_cells(record)
+            if _slowPath(anyKept) { prune() }
         }
     }
 
@@ -117,20 +94,20 @@ enum Tombstones {
     /// Whether any batch is kept.
     @inline(__always)
     static var anyKept: Bool {
-        dependency_store_tombstones_kept() != 0
+        dependency_store_tombstones_kept()
     }
 
     // MARK: - Chains
 
     /// Publishes, in `cell`, the epoch a chain begins in, and returns it.
     @inline(__always)
-    static func begin(in cell: UnsafeMutablePointer<Int>) -> Int {
+    static func begin(in cell: UnsafeMutablePointer<dependency_store_atomic_word>) -> Int {
         dependency_store_begin_chain(cell)
     }
 
     /// Clears `cell` at the end of its chain, and lets go of the batches no running chain needs.
     @inline(__always)
-    static func end(in cell: UnsafeMutablePointer<Int>) {
+    static func end(in cell: UnsafeMutablePointer<dependency_store_atomic_word>) {
         dependency_store_end_chain(cell)
         if _slowPath(anyKept) { prune() }
     }
@@ -151,9 +128,9 @@ enum Tombstones {
     static func bury(_ registrations: [AnyRegistration], from core: StoreCore, how: String) -> Int {
         let removal = dependency_store_next_removal_epoch()
         guard !registrations.isEmpty else { return removal }
-        state.withLock { state in
-            guard state.chainsBegun(before: removal) else { return }
-            state.batches.append(Batch(core: core, epoch: removal, registrations: registrations, how: how))
+        state.withLock { batches in
+            guard dependency_store_chains_begun_before(removal) else { return }
+            batches.append(Batch(core: core, epoch: removal, registrations: registrations, how: how))
             dependency_store_add_tombstone_batches(1)
         }
         return removal
@@ -161,11 +138,11 @@ enum Tombstones {
 
     /// The batches no running chain began before, taken out of `state`, for the caller to release
     /// once the lock is dropped.
-    private static func prune(_ state: inout State) -> [Batch] {
-        let oldest = state.cells.lazy.map { dependency_store_chain_epoch($0.chain) }.filter { $0 != 0 }.min()
+    private static func prune(_ batches: inout [Batch]) -> [Batch] {
+        let oldest = dependency_store_oldest_chain()
         var released: [Batch] = []
-        state.batches.removeAll { batch in
-            let needed = oldest.map { $0 < batch.epoch } ?? false
+        batches.removeAll { batch in
+            let needed = oldest != 0 && oldest < batch.epoch
             if !needed { released.append(batch) }
             return !needed
         }
@@ -180,8 +157,8 @@ enum Tombstones {
     /// `waitUntilUnread`). Call `unprotect` after, whatever this returned.
     @inline(__always)
     static func protect(
-        _ published: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-        in hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+        _ published: UnsafeMutablePointer<dependency_store_atomic_address>,
+        in hazard: UnsafeMutablePointer<dependency_store_atomic_address>
     ) -> UnsafeMutableRawPointer? {
         var address = dependency_store_load_seq_cst(published)
         while let candidate = address {
@@ -195,13 +172,14 @@ enum Tombstones {
 
     /// Clears `hazard`, once what was read through it has been copied out.
     @inline(__always)
-    static func unprotect(_ hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+    static func unprotect(_ hazard: UnsafeMutablePointer<dependency_store_atomic_address>) {
         dependency_store_store_release(hazard, nil)
     }
 
     /// Returns once no reader reads the table at `address`, which is no longer published: the
     /// caller may free it then. A reader holds a table for one dictionary lookup and one retain,
-    /// and runs nobody's code meanwhile, so the wait is short and cannot wait for the caller.
+    /// and runs nobody's code meanwhile, so the wait is short and cannot wait for the caller. Call
+    /// with no lock held (see `RetiredTables`): the walk of the hazards takes none either.
     ///
     /// The order: a reader publishes its hazard, then reads the published address again; a store
     /// publishes another address, then reads the hazards; all sequentially consistent. So a
@@ -209,7 +187,7 @@ enum Tombstones {
     /// waits; a reader that publishes its hazard after the store read it finds `address` no
     /// longer published, and does not use it.
     static func waitUntilUnread(_ address: UnsafeMutableRawPointer) {
-        while state.withLock({ $0.isRead(address) }) {
+        while dependency_store_is_read(address) {
             dependency_store_yield()
         }
     }
@@ -222,9 +200,9 @@ enum Tombstones {
         _ key: ObjectIdentifier, name: String?, resolvingIn store: DependencyStore, chainBegun: Int
     ) -> (registration: AnyRegistration, how: String)? {
         let cores = Set(sequence(first: store, next: \.parent).map { ObjectIdentifier($0.core) })
-        return state.withLock { state in
+        return state.withLock { batches in
             // The latest removal first: a type registered again and removed again is its last one.
-            for batch in state.batches.reversed() where batch.epoch > chainBegun {
+            for batch in batches.reversed() where batch.epoch > chainBegun {
                 guard cores.contains(ObjectIdentifier(batch.core)) else { continue }
                 for registration in batch.registrations
                 where ObjectIdentifier(registration.type) == key && registration.name == name
@@ -242,8 +220,8 @@ extension Tombstones {
     /// How the removal that took `registration` away was made (`unload(SessionAssembly.self)`),
     /// if a batch keeps it.
     static func removal(of registration: AnyRegistration) -> String? {
-        state.withLock { state in
-            state.batches.last { batch in batch.registrations.contains { $0 === registration } }?.how
+        state.withLock { batches in
+            batches.last { batch in batch.registrations.contains { $0 === registration } }?.how
         }
     }
 }

@@ -58,16 +58,14 @@ extension DependencyStore {
     /// builds nothing, and holds the store unretained (`execute`'s caller holds it).
     @usableFromInline
     func pushExecuteFrame() {
-        ResolutionStack.currentUnretained._withUnsafeGuaranteedRef {
-            $0.push(ResolutionStack.Frame(store: self, registration: nil))
-        }
+        ResolutionStack.withCurrent { $0.push(ResolutionStack.Frame(store: self, registration: nil)) }
     }
 
     /// Takes the frame of `pushExecuteFrame()` off the thread's stack, when the closure returns
     /// or throws.
     @usableFromInline
     func popExecuteFrame() {
-        ResolutionStack.currentUnretained._withUnsafeGuaranteedRef { $0.pop() }
+        ResolutionStack.withCurrent { $0.pop() }
     }
 
     /// Runs asynchronous `initializations` with this store as ``DependencyStore/shared``, across

@@ -66,7 +66,7 @@ public final class DependencyStore {
 
     /// The core's count of stages in scope, held here too so that a build reads it with one load
     /// less (see `hasStagesInScope`).
-    let stageCount: UnsafeMutablePointer<Int>
+    let stageCount: UnsafeMutablePointer<dependency_store_atomic_word>
 
     enum Origin {
         case root

@@ -15,20 +15,38 @@ internal import DependencyStoreAtomics
 ///
 /// A reader publishes the table's address in its thread's hazard, then checks the store still
 /// publishes it, and clears the hazard once it has copied its entry out (`Tombstones.protect`,
-/// `unprotect`). A store that takes a table down or replaces it waits, under its lock, until no
-/// hazard holds the old address (`Tombstones.waitUntilUnread`): a read is one dictionary lookup
-/// and one retain, with nobody's code in it. Then it releases the table, there and then, as
-/// before the table existed: a table holds its instances strongly, but never alone (each is held
-/// by its slot too, or by the discard that takes the table down until it has closed the
-/// instance), so that release runs no `deinit`, and every instance's last release stays where
-/// it was, on the thread that discarded it, after it dropped the lock.
+/// `unprotect`): a read is one dictionary lookup and one retain, with nobody's code in it.
+///
+/// No thread waits for a reader while it holds a lock. A table the store stops publishing (it
+/// publishes a bigger one, or takes it down) is *retired*, under the store's lock: released at
+/// once if no hazard holds it, else put on the store's list of retired tables, from which any
+/// later change under the lock releases those no hazard holds any more. Releasing one there runs
+/// no `deinit`: a table holds its instances strongly, but never alone, since each is held by its
+/// slot until a discard, and a discard of a published instance takes the current table down and
+/// the whole list of retired ones with it (`takeDownForDiscard`), which the discarding thread
+/// releases once it has dropped the lock, waiting for the tables' last readers then
+/// (`RetiredTables`), and before it lets go of the instances. So every instance's last release
+/// stays where it was before tables existed: on the thread that discarded it, after its lock.
 final class SharedInstances {
     /// The boxes of `.singleton` and custom-scoped instances (the only ones shared, all of
     /// lifetime `.cached`), by type.
     let boxes: TypeTable<InstanceBox>
+    /// The next table on its store's list of retired tables, once it is on it: read and written
+    /// only under that store's lock, or by the one thread that took the list out of it.
+    var nextRetired: UnsafeMutableRawPointer?
 
     init(_ boxes: TypeTable<InstanceBox>) {
         self.boxes = boxes
+    }
+
+    /// The table published, or retired, at `address`: what publishing it retained holds it.
+    static func at(_ address: UnsafeMutableRawPointer) -> SharedInstances {
+        Unmanaged<SharedInstances>.fromOpaque(address).takeUnretainedValue()
+    }
+
+    /// Lets go of the table at `address`: of what publishing it retained.
+    static func release(_ address: UnsafeMutableRawPointer) {
+        Unmanaged<SharedInstances>.fromOpaque(address).release()
     }
 }
 
@@ -38,7 +56,7 @@ extension StoreCore {
     @inline(__always)
     func sharedInstance(_ key: ObjectIdentifier) -> InstanceBox? {
         // Nothing published (most stores): one relaxed load.
-        guard dependency_store_load_relaxed(sharedInstancesBits) != 0 else { return nil }
+        guard dependency_store_is_set_relaxed(sharedInstancesCell) else { return nil }
         return readSharedInstance(key)
     }
 
@@ -60,16 +78,16 @@ extension StoreCore {
     /// table holds it, and the hazard the table. When `nil` comes back, `hazard` is clear.
     @inline(__always)
     func sharedInstanceValue(
-        _ key: ObjectIdentifier, protectedBy hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+        _ key: ObjectIdentifier, protectedBy hazard: UnsafeMutablePointer<dependency_store_atomic_address>
     ) -> UnsafeRawPointer? {
         // Nothing published (most stores): one relaxed load.
-        guard dependency_store_load_relaxed(sharedInstancesBits) != 0 else { return nil }
+        guard dependency_store_is_set_relaxed(sharedInstancesCell) else { return nil }
         return readSharedInstanceValue(key, protectedBy: hazard)
     }
 
     @inline(never)
     private func readSharedInstanceValue(
-        _ key: ObjectIdentifier, protectedBy hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+        _ key: ObjectIdentifier, protectedBy hazard: UnsafeMutablePointer<dependency_store_atomic_address>
     ) -> UnsafeRawPointer? {
         let address = Tombstones.protect(sharedInstancesCell, in: hazard).flatMap { table in
             Unmanaged<SharedInstances>.fromOpaque(table)._withUnsafeGuaranteedRef {
@@ -85,30 +103,85 @@ extension StoreCore {
     /// reads the table it replaces with no hazard, which is safe because every replace of this
     /// store's table runs under that lock.
     func share(_ box: InstanceBox, for key: ObjectIdentifier, keptIn slot: InstanceSlot) {
-        let old = dependency_store_load_seq_cst(sharedInstancesCell).map {
-            Unmanaged<SharedInstances>.fromOpaque($0).takeUnretainedValue()
-        }
+        let old = dependency_store_load_seq_cst(sharedInstancesCell).map(SharedInstances.at)
         // Published meanwhile by another request that missed it at the same time.
         if old?.boxes[key] === box { return }
         var boxes = old?.boxes ?? TypeTable()
         boxes[key] = box
         let table = Unmanaged.passRetained(SharedInstances(boxes)).toOpaque()
-        slot.sharedIn = sharedInstancesCell
-        Self.replace(in: sharedInstancesCell, with: table)
+        slot.sharedIn = sharedTables
+        Self.replace(in: sharedTables, with: table)
     }
 
     /// Takes the published table down, if any. Call with the registry's lock held.
     func unshareAll() {
-        Self.replace(in: sharedInstancesCell, with: nil)
+        Self.replace(in: sharedTables, with: nil)
     }
 
-    /// Publishes `table` (retained) in `cell` and releases what it replaces, once no reader reads
-    /// it. Call with the lock of the store `cell` belongs to held.
-    static func replace(
-        in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>, with table: UnsafeMutableRawPointer?
+    /// Publishes `table` (retained) in `tables` and retires what it replaces. Call with the lock
+    /// of the store `tables` belongs to held.
+    private static func replace(
+        in tables: UnsafeMutablePointer<dependency_store_shared_tables>, with table: UnsafeMutableRawPointer?
     ) {
-        guard let old = dependency_store_exchange(cell, table) else { return }
-        Tombstones.waitUntilUnread(old)
-        Unmanaged<SharedInstances>.fromOpaque(old).release()
+        let retired = dependency_store_shared_retired(tables)
+        // What no hazard holds any more goes first: no reader can find a table on the list again.
+        var kept: UnsafeMutableRawPointer?
+        var next = retired.pointee
+        while let address = next {
+            next = SharedInstances.at(address).nextRetired
+            if dependency_store_is_read(address) {
+                SharedInstances.at(address).nextRetired = kept
+                kept = address
+            } else {
+                SharedInstances.release(address)
+            }
+        }
+        retired.pointee = kept
+        guard let old = dependency_store_exchange(dependency_store_shared_published(tables), table) else { return }
+        if dependency_store_is_read(old) {
+            SharedInstances.at(old).nextRetired = retired.pointee
+            retired.pointee = old
+        } else {
+            SharedInstances.release(old)
+        }
+    }
+
+    /// Takes the published table down, with the list of retired ones, for a discard of an
+    /// instance `tables` may hold (`InstanceSlot.discard()`): the caller releases them once it has
+    /// dropped the lock, before the instance. Call with the lock of the store `tables` belongs to
+    /// held.
+    static func takeDownForDiscard(
+        _ tables: UnsafeMutablePointer<dependency_store_shared_tables>
+    ) -> RetiredTables? {
+        let retired = dependency_store_shared_retired(tables)
+        var head = retired.pointee
+        retired.pointee = nil
+        if let old = dependency_store_exchange(dependency_store_shared_published(tables), nil) {
+            SharedInstances.at(old).nextRetired = head
+            head = old
+        }
+        return head.map(RetiredTables.init)
+    }
+}
+
+/// Tables of shared instances that their store no longer publishes, which readers may still be
+/// reading, taken down by a discard: their end waits until no reader reads them, then releases
+/// them. Let go of them with no lock held, and before the instances the discard took out: the wait
+/// is short (a reader copies one entry out, and runs nobody's code), but it is a wait, and a
+/// thread waits with no lock held.
+final class RetiredTables {
+    private let head: UnsafeMutableRawPointer
+
+    init(_ head: UnsafeMutableRawPointer) {
+        self.head = head
+    }
+
+    deinit {
+        var next: UnsafeMutableRawPointer? = head
+        while let address = next {
+            next = SharedInstances.at(address).nextRetired
+            Tombstones.waitUntilUnread(address)
+            SharedInstances.release(address)
+        }
     }
 }

@@ -19,13 +19,19 @@ internal import DependencyStoreAtomics
 final class StoreCore: LockStorage<StoreCore.Registry> {
     /// Makes a core: with its handle, all a store allocates until it registers something.
     static func make(origin: DependencyStore.Origin, parent: DependencyStore?, verifier: Verifier?) -> StoreCore {
-        let core = make(extraWords: roomsOffset + ProvidedValueRoom.count * ProvidedValueRoom.words) { words in
+        let core = make(extraWords: roomsOffset + roomWords) { words in
+            // Every field zero (`dependency_store_core_words()` is the C struct's zero value).
+            let atomics = words.bindMemory(to: dependency_store_core_words.self, capacity: 1)
+            atomics.initialize(to: dependency_store_core_words())
             // The rooms for provided values (see `ProvidedValueRoom`), read and written only
-            // through `Registry.providedValues`, under the registry's lock.
-            Registry(parent: parent, origin: origin, verifier: verifier, rooms: words + roomsOffset)
+            // through `Registry.providedValues`, under the registry's lock: zeroed, all free.
+            let rooms = (words + roomsOffset * MemoryLayout<Int>.stride).bindMemory(to: Int.self, capacity: roomWords)
+            rooms.initialize(repeating: 0, count: roomWords)
+            ProvidedValueRoom.bindRooms(at: rooms)
+            return Registry(
+                parent: parent, origin: origin, verifier: verifier, rooms: rooms,
+                filter: dependency_store_core_provided_filter(atomics))
         }
-        // Once the words are zeroed; nothing else holds the core yet.
-        ProvidedValueRoom.bindRooms(at: core.extraWords + roomsOffset)
         // A new store registers nothing, so nothing its ancestors have registered so far shadows it.
         if parent != nil {
             dependency_store_store_relaxed(core.checkedAncestorsGeneration, core.ancestorsGeneration)
@@ -39,8 +45,22 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         return core
     }
 
-    /// Where the rooms for provided values start in the extra words, after `membership`.
-    private static var roomsOffset: Int { 7 + keyFilterWords }
+    /// Where the rooms for provided values start in the extra words: after the words read with
+    /// no lock (`dependency_store_core_words`, whose layout the C compiler makes).
+    private static var roomsOffset: Int {
+        MemoryLayout<dependency_store_core_words>.stride / MemoryLayout<Int>.stride
+    }
+
+    /// The words the rooms for provided values take.
+    private static var roomWords: Int { ProvidedValueRoom.count * ProvidedValueRoom.words }
+
+    /// The words read and written with no lock, each one a field of a C struct with an `_Atomic`
+    /// type, reached by name through the functions of `DependencyStoreAtomics.h`; first in the
+    /// extra words, bound to that struct by `make`.
+    @inline(__always)
+    var words: UnsafeMutablePointer<dependency_store_core_words> {
+        extraWords.assumingMemoryBound(to: dependency_store_core_words.self)
+    }
 
     /// Everything the store knows, behind its one lock.
     var registry: Lock<Registry> {
@@ -75,26 +95,26 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// too): its decorators, plus one on a verification copy, plus `layeredStageBias` when the
     /// store has a parent. Outside the registry: a build reads it with no lock. Changed only
     /// through `adjustStagesInScope`.
-    var stageCount: UnsafeMutablePointer<Int> { extraWords }
+    var stageCount: UnsafeMutablePointer<dependency_store_atomic_word> { dependency_store_core_stage_count(words) }
 
     /// What a layered store's `stageCount` starts at: never zero, so a build through a store
     /// without a parent reads only its own count, and one through a layered store learns from the
     /// same load that it must read its ancestors' counts (no store has that many stages).
     static var layeredStageBias: Int { 1 << 30 }
     /// The address of the instances this store shares with layered stores, published for them to
-    /// read without the lock (see `SharedInstances`), or `nil`; in the same allocation as
-    /// `stageCount`. Changed only through `SharedInstances`' functions, under the registry's lock.
-    var sharedInstancesCell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-        // Only ever read and written by the C atomics, which take it as a pointer's storage.
-        UnsafeMutableRawPointer(sharedInstancesBits).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    /// read without the lock (see `SharedInstances`), or `nil`; a field of `words`. Changed only through `SharedInstances`' functions, under the registry's lock.
+    var sharedInstancesCell: UnsafeMutablePointer<dependency_store_atomic_address> {
+        dependency_store_shared_published(sharedTables)
     }
-    /// The same word as a number, for a relaxed read of whether anything is published.
-    var sharedInstancesBits: UnsafeMutablePointer<Int> { extraWords + 1 }
+    /// The published table and the list of retired ones (see `SharedInstances`).
+    var sharedTables: UnsafeMutablePointer<dependency_store_shared_tables> {
+        dependency_store_core_shared_instances(words)
+    }
     /// A filter of the types this store has ever registered (named or not): one bit per type's
     /// hash, set under the registry's lock when a registration goes in, never cleared. A clear bit
     /// says the store does not register the type, so a store layered over it that registers the
     /// type need not take this store's lock to ask (`noteShadowing`); a set one may be another
-    /// type's, and the lock is taken. In the same allocation as `stageCount`.
+    /// type's, and the lock is taken. A field of `words`.
     ///
     /// Why a clear bit read with no lock is enough: a store that registers a type sets its bit and
     /// then counts the registration (`registrationGeneration`, a release increment); the layered
@@ -102,15 +122,18 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// comes too early to see the bit, its next resolve through the sharing rule sees the count
     /// changed (an acquire load) and checks its types again, under its lock, after the bit was set
     /// (`sharesAncestorsInstances(_:)`). Either way one of them sees the other.
-    var keyFilter: UnsafeMutablePointer<Int> { extraWords + 2 }
-    static let keyFilterWords = 4
+    func keyFilter(_ word: Int) -> UnsafeMutablePointer<dependency_store_atomic_word> {
+        dependency_store_core_key_filter(words, word)
+    }
     /// Nonzero once the store stopped sharing its ancestors' instances (`Registry.shadowsAncestors`
     /// was set, by an override, a decorator, a contribution or an observer), never cleared: read
     /// with no lock by a property's first read through this store of a type it never registered
     /// (`DependencyStore.sharedInstanceSkippingOwnLock`), which while it is zero can go straight to
     /// what the parent publishes. Set under the registry's lock, with `shadowsAncestors`, through
-    /// `stopsSharing(_:)` only. In the same allocation as `stageCount`.
-    var stopsSharingWord: UnsafeMutablePointer<Int> { extraWords + 2 + Self.keyFilterWords }
+    /// `stopsSharing(_:)` only. A field of `words`.
+    var stopsSharingWord: UnsafeMutablePointer<dependency_store_atomic_word> {
+        dependency_store_core_stops_sharing(words)
+    }
 
     /// Records that this store now changes what its ancestors' factories would build: it overrides
     /// one of their registrations, or got a decorator, a contribution or an observer. From now on
@@ -129,23 +152,26 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// With release ordering, so a store layered over this one that reads the count with acquire
     /// ordering, and sees it changed, then reads the bit. What lets the stores layered over this
     /// one learn that it registered a type they register without this store visiting them
-    /// (`sharesAncestorsInstances(_:)`). In the same allocation as `stageCount`.
-    var registrationGeneration: UnsafeMutablePointer<Int> { extraWords + 3 + Self.keyFilterWords }
+    /// (`sharesAncestorsInstances(_:)`). A field of `words`.
+    var registrationGeneration: UnsafeMutablePointer<dependency_store_atomic_word> {
+        dependency_store_core_registration_generation(words)
+    }
 
     /// The sum of the ancestors' `registrationGeneration` (`ancestorsGeneration`) when every type
     /// this store registers was last checked against what they register: when it is still the
     /// sum, no ancestor registered anything since, so the sharing rule's record of overrides
     /// (`Registry.shadowsAncestors`) is up to date. A type this store registers later is checked
     /// by its registration (`noteShadowing`). Written under the registry's lock; read with none.
-    var checkedAncestorsGeneration: UnsafeMutablePointer<Int> { extraWords + 4 + Self.keyFilterWords }
+    var checkedAncestorsGeneration: UnsafeMutablePointer<dependency_store_atomic_word> {
+        dependency_store_core_checked_ancestors_generation(words)
+    }
 
     /// Whether the store is on its parent's list of children (`Registry.children`): 0 while it
     /// is not (it has kept nothing and registered nothing but values), 1 once it joined
     /// (`joinAncestors`), 2 once it ended without being on the list, or left it (`close()`).
     /// Changed by compare-and-exchange only, from 0 under the parent's lock to 1, or to 2 by the
-    /// end, so a store joins at most once and never after its end. In the same allocation as
-    /// `stageCount`.
-    var membership: UnsafeMutablePointer<Int> { extraWords + 5 + Self.keyFilterWords }
+    /// end, so a store joins at most once and never after its end. A field of `words`.
+    var membership: UnsafeMutablePointer<dependency_store_atomic_word> { dependency_store_core_membership(words) }
 
     /// A filter of the types whose values have ever been put in this store's rooms (see
     /// `ProvidedValueRoom`): one bit per type's hash, set under the registry's lock when a value
@@ -154,8 +180,10 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// `DependencyStore.ownValueLeavingLockHeld`); a set one may be another type's.
     /// A value put in a room while the read runs, on another thread, may or may not be seen, as
     /// with any change made while a resolve runs; the read's general path, which takes the lock,
-    /// finds it. Set through `ProvidedValues` only; the word before the rooms.
-    var providedFilter: UnsafeMutablePointer<Int> { extraWords + 6 + Self.keyFilterWords }
+    /// finds it. Set through `ProvidedValues` only. A field of `words`.
+    var providedFilter: UnsafeMutablePointer<dependency_store_atomic_word> {
+        dependency_store_core_provided_filter(words)
+    }
 
     /// Whether a room of this store may hold a value provided for `key`: `false` means none ever
     /// did (see `providedFilter`). A relaxed load, with no lock.
@@ -333,7 +361,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     @inline(__always)
     func noteRegisters(_ key: ObjectIdentifier) {
         let (word, bit) = Self.filterPosition(of: key)
-        dependency_store_or(keyFilter + word, bit)
+        dependency_store_or(keyFilter(word), bit)
         dependency_store_increment_release(registrationGeneration)
     }
 
@@ -357,13 +385,17 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     @inline(__always)
     func mayRegister(_ key: ObjectIdentifier) -> Bool {
         let (word, bit) = Self.filterPosition(of: key)
-        return dependency_store_load_relaxed(keyFilter + word) & bit != 0
+        return dependency_store_load_relaxed(keyFilter(word)) & bit != 0
     }
 
     deinit {
         // Nobody reads it any more: a reader resolves through a store over this one, which holds it.
-        if let table = sharedInstancesCell.pointee {
-            Unmanaged<SharedInstances>.fromOpaque(table).release()
+        // Its tables, if it published any: no reader is left to wait for.
+        if dependency_store_is_set_relaxed(sharedInstancesCell)
+            || dependency_store_shared_retired(sharedTables).pointee != nil,
+            let tables = Self.takeDownForDiscard(sharedTables)
+        {
+            _ = consume tables
         }
         // The values still in rooms: no lock, since nothing else holds the core any more.
         withUnsafeMutablePointerToHeader { $0.pointee.providedValues.dropValues() }
@@ -407,12 +439,12 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
 
         init(
             parent: DependencyStore?, origin: DependencyStore.Origin, verifier: Verifier?,
-            rooms: UnsafeMutablePointer<Int>
+            rooms: UnsafeMutablePointer<Int>, filter: UnsafeMutablePointer<dependency_store_atomic_word>
         ) {
             self.parent = parent
             self.origin = origin
             self.verifier = verifier
-            providedValues = ProvidedValues(rooms: rooms, filter: rooms - 1)
+            providedValues = ProvidedValues(rooms: rooms, filter: filter)
         }
         /// Whether a `.weak` slot of this store has ever held an instance (which `keptCount` does
         /// not count). With `keptCount` 0, no slot of the store holds anything: its end has

@@ -1,16 +1,8 @@
-// Darwin-only code: the `canImport(os)` branches of this file (os_unfair_lock). Each mirrors the
-// pthread mutex code of its Linux branch beside it, call for call: lock, unlock; an
-// os_unfair_lock needs no init or destroy, which the `!canImport(os)` branches do for pthread.
 internal import DependencyStoreAtomics
 
-#if canImport(os)
-import os
 /// The platform mutex: `os_unfair_lock` on Apple platforms; on Linux, a word on a futex (see
-/// `DependencyStoreMutex.h`).
-@usableFromInline typealias PlatformMutex = os_unfair_lock_s
-#else
-@usableFromInline typealias PlatformMutex = Int32
-#endif
+/// `DependencyStoreMutex.h`, where the Darwin-only lines are).
+typealias PlatformMutex = dependency_store_mutex
 
 /// The one lock type of the library: it owns a piece of mutable state and hands it out only
 /// inside `withLock`.
@@ -21,7 +13,7 @@ import os
 /// value may move). The lock itself is a reference to that storage; copies share it. A store's
 /// core is the storage of its registry's lock (`StoreCore` subclasses `LockStorage`), so that a
 /// store's lock costs no allocation of its own. Its operations, at the end of this file, are the
-/// library's only mutex code (a gate has none: see `RawGate`).
+/// library's only mutex code besides the one a gate holds while it builds (see `RawGate`).
 ///
 /// The lock is not recursive. Code inside `withLock` must not call back into anything that takes
 /// the same lock, and never runs user code (factories) unless a caller says why that is safe.
@@ -128,15 +120,16 @@ class LockStorage<State>: ManagedBuffer<State, Int> {
     }
 
     /// Makes a storage of this class (a subclass's, called on it) over the state `initialState`
-    /// makes, made in place, with its mutex and `extraWords` zeroed words. `initialState` gets the
-    /// address of those words, for the state to keep: they are zeroed after it returns.
-    static func make(extraWords: Int, _ initialState: (UnsafeMutablePointer<Int>) -> State) -> Self {
+    /// makes, made in place, with its mutex and `extraWords` words. `initialState` gets the
+    /// address of those words, uninitialised, for its owner to initialise as what it keeps there
+    /// (`StoreCore.make`), and for the state to keep.
+    @inline(__always)
+    static func make(extraWords: Int, _ initialState: (UnsafeMutableRawPointer) -> State) -> Self {
         let buffer = create(minimumCapacity: mutexWords + extraWords) { buffer in
-            initialState(buffer.withUnsafeMutablePointerToElements { $0 + mutexWords })
+            initialState(UnsafeMutableRawPointer(buffer.withUnsafeMutablePointerToElements { $0 + mutexWords }))
         }
         let storage = unsafeDowncast(buffer, to: Self.self)
         storage.withUnsafeMutablePointerToElements { words in
-            (words + mutexWords).initialize(repeating: 0, count: extraWords)
             UnsafeMutableRawPointer(words).bindMemory(to: PlatformMutex.self, capacity: 1).initializeMutex()
         }
         return storage
@@ -144,8 +137,8 @@ class LockStorage<State>: ManagedBuffer<State, Int> {
 
     /// The words after the mutex: as many as `make` was asked for.
     @inline(__always)
-    final var extraWords: UnsafeMutablePointer<Int> {
-        withUnsafeMutablePointerToElements { $0 + Self.mutexWords }
+    final var extraWords: UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 + Self.mutexWords })
     }
 
     @inline(__always)
@@ -179,10 +172,10 @@ extension Lock where State == Void {
 /// The platform mutex's operations, on the mutex in a `LockStorage`, the one holder of a mutex.
 /// The memory must not move while the mutex lives.
 extension UnsafeMutablePointer where Pointee == PlatformMutex {
-    /// Initialises the mutex in this (allocated, uninitialised) memory: unlocked, all zeros, for
-    /// an os_unfair_lock and a futex word alike.
+    /// Initialises the mutex in this (allocated, uninitialised) memory: unlocked.
     func initializeMutex() {
         initialize(to: PlatformMutex())
+        dependency_store_mutex_init(self)
     }
 
     /// Destroys the mutex; the caller frees the memory. Neither kind holds anything.
@@ -192,27 +185,17 @@ extension UnsafeMutablePointer where Pointee == PlatformMutex {
 
     @inline(__always)
     func lockMutex() {
-        #if canImport(os)
-        os_unfair_lock_lock(self)
-        #else
-        dependency_store_word_lock(self)
-        #endif
+        dependency_store_mutex_lock(self)
     }
 
     @inline(__always)
     func unlockMutex() {
-        #if canImport(os)
-        os_unfair_lock_unlock(self)
-        #else
-        dependency_store_word_unlock(self)
-        #endif
+        dependency_store_mutex_unlock(self)
     }
 }
 
 /// A process-wide counter for `dependency_store_add` and `dependency_store_load_relaxed`: memory
 /// of its own, never freed, that a build reads without a lock.
-func makeProcessCounter() -> UnsafeMutablePointer<Int> {
-    let count = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-    count.initialize(to: 0)
-    return count
+func makeProcessCounter() -> UnsafeMutablePointer<dependency_store_atomic_word> {
+    dependency_store_make_counter()
 }
