@@ -424,7 +424,17 @@ final class ResolutionStack {
     /// Empties the graph once the top-level resolution has returned.
     @inline(never)
     private func forgetGraphUnlessResolving() {
-        if !isResolving { graph.removeAll(keepingCapacity: true) }
+        if !isResolving { forgetGraph() }
+    }
+
+    /// Empties the graph, and lets go of what it held once it is empty: the last release of a
+    /// `.graph` instance runs its `deinit`, which may resolve on this thread, and so push, pop and
+    /// remember in the graph. Emptied in place, the dictionary was being written while its
+    /// elements were released (an access the compiler does not check here, see `graph`).
+    private func forgetGraph() {
+        var held: [GraphKey: GraphEntry] = [:]
+        swap(&held, &graph)
+        _ = consume held
     }
 
     /// Whether a factory is running on this thread, or a resolve of several instances at once (a
@@ -460,7 +470,7 @@ final class ResolutionStack {
 
     func leaveSharedGraph() {
         sharedGraphs -= 1
-        if !graph.isEmpty, !isResolving { graph.removeAll(keepingCapacity: true) }
+        if !graph.isEmpty, !isResolving { forgetGraph() }
     }
 
     /// The `.graph` instance of `registration` already built in `store` by this top-level
