@@ -123,7 +123,7 @@ static inline void *_Nullable *_Nonnull dependency_store_shared_retired(dependen
 #define DEPENDENCY_STORE_KEY_FILTER_WORDS 4
 
 /// What a store's core keeps after its mutex, read with no lock; each field is described where
-/// StoreCore.swift names it. All zero when the store is made.
+/// StoreCore.swift names it. All zero when the store is made (Swift's zero value of the struct).
 typedef struct dependency_store_core_words {
     dependency_store_atomic_word stage_count;
     dependency_store_shared_tables shared_instances;
@@ -135,52 +135,24 @@ typedef struct dependency_store_core_words {
     dependency_store_atomic_word provided_filter;
 } dependency_store_core_words;
 
-static inline void dependency_store_core_words_init(dependency_store_core_words *_Nonnull words) {
-    __c11_atomic_init(&words->stage_count.value, 0);
-    __c11_atomic_init(&words->shared_instances.published.value, 0);
-    words->shared_instances.retired = 0;
-    for (int index = 0; index < DEPENDENCY_STORE_KEY_FILTER_WORDS; index++) {
-        __c11_atomic_init(&words->key_filter[index].value, 0);
+/// The address of a field of a store's words, by its name: `dependency_store_core_stage_count(words)`.
+#define DEPENDENCY_STORE_CORE_FIELD(type, field)                                                        \
+    static inline type *_Nonnull dependency_store_core_##field(dependency_store_core_words *_Nonnull words) { \
+        return &words->field;                                                                            \
     }
-    __c11_atomic_init(&words->stops_sharing.value, 0);
-    __c11_atomic_init(&words->registration_generation.value, 0);
-    __c11_atomic_init(&words->checked_ancestors_generation.value, 0);
-    __c11_atomic_init(&words->membership.value, 0);
-    __c11_atomic_init(&words->provided_filter.value, 0);
-}
 
-static inline dependency_store_atomic_word *_Nonnull dependency_store_core_stage_count(
-    dependency_store_core_words *_Nonnull words) {
-    return &words->stage_count;
-}
-static inline dependency_store_shared_tables *_Nonnull dependency_store_core_shared_instances(
-    dependency_store_core_words *_Nonnull words) {
-    return &words->shared_instances;
-}
+DEPENDENCY_STORE_CORE_FIELD(dependency_store_atomic_word, stage_count)
+DEPENDENCY_STORE_CORE_FIELD(dependency_store_shared_tables, shared_instances)
+DEPENDENCY_STORE_CORE_FIELD(dependency_store_atomic_word, stops_sharing)
+DEPENDENCY_STORE_CORE_FIELD(dependency_store_atomic_word, registration_generation)
+DEPENDENCY_STORE_CORE_FIELD(dependency_store_atomic_word, checked_ancestors_generation)
+DEPENDENCY_STORE_CORE_FIELD(dependency_store_atomic_word, membership)
+DEPENDENCY_STORE_CORE_FIELD(dependency_store_atomic_word, provided_filter)
+
 /// The word `index` (0 to DEPENDENCY_STORE_KEY_FILTER_WORDS - 1) of the filter.
 static inline dependency_store_atomic_word *_Nonnull dependency_store_core_key_filter(
     dependency_store_core_words *_Nonnull words, intptr_t index) {
     return &words->key_filter[index & (DEPENDENCY_STORE_KEY_FILTER_WORDS - 1)];
-}
-static inline dependency_store_atomic_word *_Nonnull dependency_store_core_stops_sharing(
-    dependency_store_core_words *_Nonnull words) {
-    return &words->stops_sharing;
-}
-static inline dependency_store_atomic_word *_Nonnull dependency_store_core_registration_generation(
-    dependency_store_core_words *_Nonnull words) {
-    return &words->registration_generation;
-}
-static inline dependency_store_atomic_word *_Nonnull dependency_store_core_checked_ancestors_generation(
-    dependency_store_core_words *_Nonnull words) {
-    return &words->checked_ancestors_generation;
-}
-static inline dependency_store_atomic_word *_Nonnull dependency_store_core_membership(
-    dependency_store_core_words *_Nonnull words) {
-    return &words->membership;
-}
-static inline dependency_store_atomic_word *_Nonnull dependency_store_core_provided_filter(
-    dependency_store_core_words *_Nonnull words) {
-    return &words->provided_filter;
 }
 
 // MARK: - Gates
