@@ -55,6 +55,17 @@ bool dependency_store_gate_publish(dependency_store_gate *gate, void *address) {
 // MARK: - Removal epochs, chains and hazards
 
 dependency_store_atomic_word dependency_store_removal_epoch = {1};
+
+static dependency_store_atomic_address tombstone_list = {0};
+static dependency_store_atomic_word prune_requested = {0};
+
+dependency_store_atomic_address *dependency_store_tombstone_list(void) {
+    return &tombstone_list;
+}
+
+dependency_store_atomic_word *dependency_store_prune_requested(void) {
+    return &prune_requested;
+}
 dependency_store_atomic_word dependency_store_tombstone_batches = {0};
 
 /// The list of every record ever claimed, the latest first. Records are pushed, never removed.

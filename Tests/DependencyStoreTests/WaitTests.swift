@@ -127,7 +127,7 @@ import Testing
 
             let holding = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
-                Tombstones.state.withLock { _ in
+                Tombstones.writers.withLock { _ in
                     holding.signal()
                     Thread.sleep(forTimeInterval: 10 * poolDeadline)
                 }
@@ -148,6 +148,50 @@ import Testing
                 chainsEnded.signal()
             }
             chainsEnded.waitInChildProcess(for: "three async chains, while the lock is held")
+        }
+    }
+
+    /// A chain that began before a logout finds what the logout removed, builds it and ends, while
+    /// another thread holds the lock the removals' batches are written under: the miss path reads
+    /// the batches with no lock, and the chain's end only tries the lock (it took the lock, and
+    /// waited for it, before). In a child process, as the lock is the whole process's.
+    @Test func aChainBegunBeforeALogoutFinishesWhileAnotherThreadHoldsTheBatchesLock() async {
+        await #expect(processExitsWith: .success) {
+            endTheProcessIfItHangs(after: 3 * poolDeadline)
+            let store = DependencyStore()
+            let inFactory = DispatchSemaphore(value: 0)
+            let unloaded = DispatchSemaphore(value: 0)
+            let calls = Counter()
+            store.apply(
+                RaceSessionAssembly(
+                    user: "ada",
+                    pause: {
+                        if calls.increment() == 1 {
+                            inFactory.signal()
+                            unloaded.waitInChildProcess(for: "the unload")
+                        }
+                    }))
+            let feed = Recorded<RaceFeed?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                feed.set(store.resolve(RaceFeed.self))
+                done.signal()
+            }
+            inFactory.waitInChildProcess(for: "the feed's factory")
+            guard store.unload(RaceSessionAssembly.self).removed == 3 else { exit(4) }
+
+            let holding = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                Tombstones.writers.withLock { _ in
+                    holding.signal()
+                    Thread.sleep(forTimeInterval: 10 * poolDeadline)
+                }
+            }
+            holding.waitInChildProcess(for: "the lock of the removals' batches")
+            unloaded.signal()
+            done.waitInChildProcess(for: "the chain that began before the logout, while the lock is held")
+            // Built from what the logout removed, as if the logout came after the chain.
+            guard let feed = feed.value, feed.token.user == "ada", feed.profile.token === feed.token else { exit(5) }
         }
     }
     #endif

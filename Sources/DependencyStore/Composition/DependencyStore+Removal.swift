@@ -161,6 +161,9 @@ extension DependencyStore {
         var discards = discards
         core.forgetInDescendants(removed, into: &discards)
         close(discards.closes(), because: trigger)
+        // The end of a chain that found the batches' lock taken by this removal left its prune
+        // to whoever held it.
+        Tombstones.pruneIfRequested()
         // The registrations, their slots and the instances in them are released here, with no
         // lock held: an instance's deinit may resolve from this store.
     }

@@ -39,11 +39,30 @@ enum Tombstones {
     // publish are C globals (`DependencyStoreAtomics`), which every lookup of a registration to
     // build reads with no `swift_once` check, and every removal and store walks with no lock.
 
-    /// The batches kept, behind the one lock of this process that only removals, the ends of
-    /// chains while a batch is kept, and resolves that find no registration while a batch is kept
-    /// take: never a resolve while no removal races a chain. (Not private: `WaitTests` holds it
-    /// to show that no other resolve takes it.)
-    static let state = Lock([Batch]())
+    /// What serialises the writers of the batches kept: a removal that keeps one (`bury`), and
+    /// the end of a chain that lets go of those no running chain needs (`prune`), which only ever
+    /// tries it: a resolve never waits for it, and a read of the batches never takes it. It holds
+    /// the lists of batches no longer published that a reader was still reading when they went.
+    /// (Not private: `WaitTests` holds it to show that no resolve waits for it.)
+    static let writers = Lock(Writers())
+
+    struct Writers {
+        /// Lists a removal replaced while a reader read them: each holds only batches the
+        /// published list holds too, so releasing one runs no `deinit`, until a prune takes a
+        /// batch out of the published list; that prune takes these out with it.
+        var retired: [UnsafeMutableRawPointer] = []
+    }
+
+    /// The batches kept, as the miss path reads them: an immutable list, published through
+    /// `dependency_store_tombstone_list` and read under the thread's hazard, as a store's table of
+    /// shared instances is (see `SharedInstances`).
+    final class BatchList {
+        let batches: [Batch]
+
+        init(_ batches: [Batch]) {
+            self.batches = batches
+        }
+    }
 
     /// What a thread with a resolution stack, or a running `async` chain, publishes for others to
     /// read: a record claimed from the process's list (`dependency_store_chain_cells`), with no
@@ -112,11 +131,49 @@ enum Tombstones {
         if _slowPath(anyKept) { prune() }
     }
 
+    /// Lets go of the batches no running chain needs, unless another thread writes the batches
+    /// now: that writer then does it for this one (`pruneIfRequested`), so a chain's end never
+    /// waits for the lock. Call with no lock held.
     @inline(never)
-    private static func prune() {
-        // Released here, with no lock held: a registration's factory may hold what has a deinit.
-        let released = state.withLock { prune(&$0) }
-        _ = released
+    static func prune() {
+        let requested = dependency_store_prune_requested()
+        dependency_store_store_release_word(requested, 1)
+        dependency_store_fence()
+        while dependency_store_load_acquire_word(requested) != 0 {
+            guard
+                let released = writers.withLockIfFree({ writers -> [UnsafeMutableRawPointer] in
+                    dependency_store_store_relaxed(requested, 0)
+                    return prune(&writers)
+                })
+            else { return }
+            // Released here, with no lock held: a registration's factory may hold what has a
+            // deinit. Each list once no reader reads it.
+            for address in released {
+                waitUntilUnread(address)
+                Unmanaged<BatchList>.fromOpaque(address).release()
+            }
+        }
+    }
+
+    /// `prune()`, if the end of a chain asked for it while this thread held the writers' lock.
+    /// Call with no lock held: what is let go of may run a `deinit`.
+    static func pruneIfRequested() {
+        dependency_store_fence()
+        if dependency_store_load_acquire_word(dependency_store_prune_requested()) != 0 { prune() }
+    }
+
+    /// The published list, not retained: valid under the writers' lock, or a hazard.
+    private static var publishedList: BatchList? {
+        dependency_store_load_seq_cst(dependency_store_tombstone_list()).map {
+            Unmanaged<BatchList>.fromOpaque($0).takeUnretainedValue()
+        }
+    }
+
+    /// Publishes `batches` in place of the list published now, and returns that list (retained by
+    /// its publishing) for the caller to let go of. Call with the writers' lock held.
+    private static func publish(_ batches: [Batch]) -> UnsafeMutableRawPointer? {
+        let list = batches.isEmpty ? nil : Unmanaged.passRetained(BatchList(batches)).toOpaque()
+        return dependency_store_exchange(dependency_store_tombstone_list(), list)
     }
 
     // MARK: - Removals
@@ -128,26 +185,47 @@ enum Tombstones {
     static func bury(_ registrations: [AnyRegistration], from core: StoreCore, how: String) -> Int {
         let removal = dependency_store_next_removal_epoch()
         guard !registrations.isEmpty else { return removal }
-        state.withLock { batches in
+        writers.withLock { writers in
             guard dependency_store_chains_begun_before(removal) else { return }
-            batches.append(Batch(core: core, epoch: removal, registrations: registrations, how: how))
+            let batch = Batch(core: core, epoch: removal, registrations: registrations, how: how)
             dependency_store_add_tombstone_batches(1)
+            guard let old = publish((publishedList?.batches ?? []) + [batch]) else { return }
+            // The new list holds every batch of the old one: releasing the old runs no deinit,
+            // here under the store's lock, once no reader reads it; until then it waits.
+            if dependency_store_is_read(old) {
+                writers.retired.append(old)
+            } else {
+                Unmanaged<BatchList>.fromOpaque(old).release()
+            }
         }
         return removal
     }
 
-    /// The batches no running chain began before, taken out of `state`, for the caller to release
-    /// once the lock is dropped.
-    private static func prune(_ batches: inout [Batch]) -> [Batch] {
+    /// Publishes the batches a chain begun before them still needs, in place of the list
+    /// published now, and returns the lists that held the others (that one and the retired ones),
+    /// for the caller to release once it has dropped the lock, each once no reader reads it.
+    private static func prune(_ writers: inout Writers) -> [UnsafeMutableRawPointer] {
+        guard let batches = publishedList?.batches else { return [] }
         let oldest = dependency_store_oldest_chain()
-        var released: [Batch] = []
-        batches.removeAll { batch in
-            let needed = oldest != 0 && oldest < batch.epoch
-            if !needed { released.append(batch) }
-            return !needed
-        }
-        dependency_store_add_tombstone_batches(-released.count)
+        let needed = batches.filter { oldest != 0 && oldest < $0.epoch }
+        guard needed.count != batches.count else { return [] }
+        dependency_store_add_tombstone_batches(needed.count - batches.count)
+        var released = writers.retired
+        writers.retired = []
+        if let old = publish(needed) { released.append(old) }
         return released
+    }
+
+    /// `body` on the batches kept, read with no lock: under this thread's hazard, which nothing
+    /// else holds while a resolve looks for a registration.
+    private static func withBatches<R>(_ body: ([Batch]) -> R) -> R {
+        ResolutionStack.withCurrent { stack in
+            let hazard = stack.hazard
+            assert(dependency_store_load_seq_cst(hazard) == nil, "a thread reads one published table at a time")
+            defer { unprotect(hazard) }
+            guard let list = protect(dependency_store_tombstone_list(), in: hazard) else { return body([]) }
+            return Unmanaged<BatchList>.fromOpaque(list)._withUnsafeGuaranteedRef { body($0.batches) }
+        }
     }
 
     // MARK: - Tables of shared instances
@@ -200,7 +278,7 @@ enum Tombstones {
         _ key: ObjectIdentifier, name: String?, resolvingIn store: DependencyStore, chainBegun: Int
     ) -> (registration: AnyRegistration, how: String)? {
         let cores = Set(sequence(first: store, next: \.parent).map { ObjectIdentifier($0.core) })
-        return state.withLock { batches in
+        return withBatches { batches in
             // The latest removal first: a type registered again and removed again is its last one.
             for batch in batches.reversed() where batch.epoch > chainBegun {
                 guard cores.contains(ObjectIdentifier(batch.core)) else { continue }
@@ -220,7 +298,7 @@ extension Tombstones {
     /// How the removal that took `registration` away was made (`unload(SessionAssembly.self)`),
     /// if a batch keeps it.
     static func removal(of registration: AnyRegistration) -> String? {
-        state.withLock { batches in
+        withBatches { batches in
             batches.last { batch in batch.registrations.contains { $0 === registration } }?.how
         }
     }

@@ -84,6 +84,15 @@ extension LockOperations {
         return result
     }
 
+    /// `withLock`, if no other thread holds the lock now; `nil`, running nothing, if one does.
+    @inline(__always)
+    func withLockIfFree<R>(_ body: (inout State) -> R) -> R? {
+        let (state, mutex) = storage.withUnsafeMutablePointers { ($0, LockStorage<State>.mutex(in: $1)) }
+        guard dependency_store_mutex_trylock(mutex) else { return nil }
+        defer { mutex.unlockMutex() }
+        return body(&state.pointee)
+    }
+
     /// Releases the lock that `withLockMaybeLeftHeld(_:)` left held.
     @inline(__always)
     func unlockLeftHeld() {

@@ -285,6 +285,18 @@ static inline void dependency_store_end_chain(dependency_store_atomic_word *_Non
     __c11_atomic_store(&cell->value, 0, __ATOMIC_SEQ_CST);
 }
 
+/// The list of tombstone batches published for the miss path to read with no lock (see
+/// Tombstones.swift, `BatchList`), or NULL.
+dependency_store_atomic_address *_Nonnull dependency_store_tombstone_list(void);
+
+/// Set by the end of a chain that found the batches' writer lock taken: the writer prunes for it.
+dependency_store_atomic_word *_Nonnull dependency_store_prune_requested(void);
+
+/// A sequentially consistent fence.
+static inline void dependency_store_fence(void) {
+    __c11_atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 /// Lets another thread run: what a store whose replaced table of shared instances a reader still
 /// reads does, with no lock held (see Sources/DependencyStore/Store/SharedInstances.swift).
 void dependency_store_yield(void);
