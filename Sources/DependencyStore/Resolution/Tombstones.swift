@@ -141,7 +141,7 @@ enum Tombstones {
         dependency_store_fence()
         while dependency_store_load_acquire_word(requested) != 0 {
             guard
-                let released = writers.withLockIfFree({ writers -> [UnsafeMutableRawPointer] in
+                let released = writers.withLockIfFree({ writers in
                     dependency_store_store_relaxed(requested, 0)
                     return prune(&writers)
                 })
@@ -150,7 +150,7 @@ enum Tombstones {
             // deinit. Each list once no reader reads it.
             for address in released {
                 waitUntilUnread(address)
-                Unmanaged<BatchList>.fromOpaque(address).release()
+                Published<BatchList>.release(address)
             }
         }
     }
@@ -165,14 +165,14 @@ enum Tombstones {
     /// The published list, not retained: valid under the writers' lock, or a hazard.
     private static var publishedList: BatchList? {
         dependency_store_load_seq_cst(dependency_store_tombstone_list()).map {
-            Unmanaged<BatchList>.fromOpaque($0).takeUnretainedValue()
+            Published<BatchList>.at($0)
         }
     }
 
     /// Publishes `batches` in place of the list published now, and returns that list (retained by
     /// its publishing) for the caller to let go of. Call with the writers' lock held.
     private static func publish(_ batches: [Batch]) -> UnsafeMutableRawPointer? {
-        let list = batches.isEmpty ? nil : Unmanaged.passRetained(BatchList(batches)).toOpaque()
+        let list = batches.isEmpty ? nil : Published.retained(BatchList(batches))
         return dependency_store_exchange(dependency_store_tombstone_list(), list)
     }
 
@@ -195,7 +195,7 @@ enum Tombstones {
             if dependency_store_is_read(old) {
                 writers.retired.append(old)
             } else {
-                Unmanaged<BatchList>.fromOpaque(old).release()
+                Published<BatchList>.release(old)
             }
         }
         return removal
@@ -224,7 +224,7 @@ enum Tombstones {
             assert(dependency_store_load_seq_cst(hazard) == nil, "a thread reads one published table at a time")
             defer { unprotect(hazard) }
             guard let list = protect(dependency_store_tombstone_list(), in: hazard) else { return body([]) }
-            return Unmanaged<BatchList>.fromOpaque(list)._withUnsafeGuaranteedRef { body($0.batches) }
+            return Published<BatchList>.borrow(list) { body($0.batches) }
         }
     }
 

@@ -38,16 +38,6 @@ final class SharedInstances {
     init(_ boxes: TypeTable<InstanceBox>) {
         self.boxes = boxes
     }
-
-    /// The table published, or retired, at `address`: what publishing it retained holds it.
-    static func at(_ address: UnsafeMutableRawPointer) -> SharedInstances {
-        Unmanaged<SharedInstances>.fromOpaque(address).takeUnretainedValue()
-    }
-
-    /// Lets go of the table at `address`: of what publishing it retained.
-    static func release(_ address: UnsafeMutableRawPointer) {
-        Unmanaged<SharedInstances>.fromOpaque(address).release()
-    }
 }
 
 extension StoreCore {
@@ -67,7 +57,7 @@ extension StoreCore {
             // Cleared after the entry (and its instance) is copied out: the table may go then.
             defer { Tombstones.unprotect(hazard) }
             guard let table = Tombstones.protect(sharedInstancesCell, in: hazard) else { return nil }
-            return Unmanaged<SharedInstances>.fromOpaque(table)._withUnsafeGuaranteedRef { $0.boxes[key] }
+            return Published<SharedInstances>.borrow(table) { $0.boxes[key] }
         }
     }
 
@@ -90,7 +80,7 @@ extension StoreCore {
         _ key: ObjectIdentifier, protectedBy hazard: UnsafeMutablePointer<dependency_store_atomic_address>
     ) -> UnsafeRawPointer? {
         let address = Tombstones.protect(sharedInstancesCell, in: hazard).flatMap { table in
-            Unmanaged<SharedInstances>.fromOpaque(table)._withUnsafeGuaranteedRef {
+            Published<SharedInstances>.borrow(table) {
                 $0.boxes.withUnretained(key) { box in UnsafeRawPointer(box.valueAddress) }
             }
         }
@@ -103,12 +93,12 @@ extension StoreCore {
     /// reads the table it replaces with no hazard, which is safe because every replace of this
     /// store's table runs under that lock.
     func share(_ box: InstanceBox, for key: ObjectIdentifier, keptIn slot: InstanceSlot) {
-        let old = dependency_store_load_seq_cst(sharedInstancesCell).map(SharedInstances.at)
+        let old = dependency_store_load_seq_cst(sharedInstancesCell).map(Published<SharedInstances>.at)
         // Published meanwhile by another request that missed it at the same time.
         if old?.boxes[key] === box { return }
         var boxes = old?.boxes ?? TypeTable()
         boxes[key] = box
-        let table = Unmanaged.passRetained(SharedInstances(boxes)).toOpaque()
+        let table = Published.retained(SharedInstances(boxes))
         slot.sharedIn = sharedTables
         Self.replace(in: sharedTables, with: table)
     }
@@ -128,21 +118,21 @@ extension StoreCore {
         var kept: UnsafeMutableRawPointer?
         var next = retired.pointee
         while let address = next {
-            next = SharedInstances.at(address).nextRetired
+            next = Published<SharedInstances>.at(address).nextRetired
             if dependency_store_is_read(address) {
-                SharedInstances.at(address).nextRetired = kept
+                Published<SharedInstances>.at(address).nextRetired = kept
                 kept = address
             } else {
-                SharedInstances.release(address)
+                Published<SharedInstances>.release(address)
             }
         }
         retired.pointee = kept
         guard let old = dependency_store_exchange(dependency_store_shared_published(tables), table) else { return }
         if dependency_store_is_read(old) {
-            SharedInstances.at(old).nextRetired = retired.pointee
+            Published<SharedInstances>.at(old).nextRetired = retired.pointee
             retired.pointee = old
         } else {
-            SharedInstances.release(old)
+            Published<SharedInstances>.release(old)
         }
     }
 
@@ -157,7 +147,7 @@ extension StoreCore {
         var head = retired.pointee
         retired.pointee = nil
         if let old = dependency_store_exchange(dependency_store_shared_published(tables), nil) {
-            SharedInstances.at(old).nextRetired = head
+            Published<SharedInstances>.at(old).nextRetired = head
             head = old
         }
         return head.map(RetiredTables.init)
@@ -177,11 +167,11 @@ final class RetiredTables {
     }
 
     deinit {
-        var next: UnsafeMutableRawPointer? = head
+        var next = Optional(head)
         while let address = next {
-            next = SharedInstances.at(address).nextRetired
+            next = Published<SharedInstances>.at(address).nextRetired
             Tombstones.waitUntilUnread(address)
-            SharedInstances.release(address)
+            Published<SharedInstances>.release(address)
         }
     }
 }
