@@ -324,7 +324,9 @@ final class VariantsViewModel {
     // Exit tests need Swift 6.2 (Xcode 26) and a child process, which Swift Testing offers on
     // macOS, Linux and Windows only.
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test func aWeakPropertyWhoseRegistrationBuildsAStructTrapsNamingDeclarationRegistrationAndFix() async throws {
+    @Test(.exitTestThreads) func aWeakPropertyWhoseRegistrationBuildsAStructTrapsNamingDeclarationRegistrationAndFix()
+        async throws
+    {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -344,7 +346,7 @@ final class VariantsViewModel {
         #expect(stderr.contains("\(declaration): Fatal error"))
     }
 
-    @Test func aWeakPropertyWithNothingRegisteredTrapsNamingItsDeclaration() async throws {
+    @Test(.exitTestThreads) func aWeakPropertyWithNothingRegisteredTrapsNamingItsDeclaration() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 _ = DependencyStore().execute { WeakGreetingHolder() }.greeting
@@ -361,7 +363,7 @@ final class VariantsViewModel {
         #expect(stderr.contains("\(declaration): Fatal error"))
     }
 
-    @Test func aReleasablePropertyWithNothingRegisteredTrapsNamingItsDeclaration() async throws {
+    @Test(.exitTestThreads) func aReleasablePropertyWithNothingRegisteredTrapsNamingItsDeclaration() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 _ = DependencyStore().execute { ReleasableGreetingHolder() }.greeting
@@ -378,7 +380,9 @@ final class VariantsViewModel {
         #expect(stderr.contains("\(declaration): Fatal error"))
     }
 
-    @Test func aReleasablePropertyReadDuringItsOwnResolutionTrapsAsACycleInsteadOfDeadlocking() async throws {
+    @Test(.exitTestThreads) func aReleasablePropertyReadDuringItsOwnResolutionTrapsAsACycleInsteadOfDeadlocking()
+        async throws
+    {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -393,7 +397,7 @@ final class VariantsViewModel {
         #expect(!stderr.contains("HUNG"))
     }
 
-    @Test func aCycleThroughReleasablePropertiesReadFromTwoThreadsTrapsWithBothChains() async throws {
+    @Test(.exitTestThreads) func aCycleThroughReleasablePropertiesReadFromTwoThreadsTrapsWithBothChains() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -426,7 +430,7 @@ final class VariantsViewModel {
         #expect(!stderr.contains("HUNG"))
     }
 
-    @Test func aDeinitThatResolvesAndReadsThePropertyAgainDuringReleaseCompletes() async {
+    @Test(.exitTestThreads) func aDeinitThatResolvesAndReadsThePropertyAgainDuringReleaseCompletes() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             let store = DependencyStore()
