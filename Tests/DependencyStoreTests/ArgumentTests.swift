@@ -85,7 +85,7 @@ final class Screen2 {
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func sixArgumentsOfTheWrongTypesTrapWithExpectedAndGiven() async throws {
+    @Test func sixArgumentsOfTheWrongTypesTrapWithExpectedAndGiven() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -104,7 +104,7 @@ final class Screen2 {
         #expect(stderr.contains("resolve(Greeting.self, arguments: <String>, <Int>, <Int>, <Int>, <Int>, <Int>)"))
     }
 
-    @Test(.exitTestThreads) func argumentsOfTheWrongTypesTrapWithExpectedAndGiven() async throws {
+    @Test func argumentsOfTheWrongTypesTrapWithExpectedAndGiven() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -122,7 +122,7 @@ final class Screen2 {
         #expect(stderr.contains("resolve(Greeting.self, arguments: <String>, <Int>)"))
     }
 
-    @Test(.exitTestThreads) func aWrongArgumentCountTraps() async throws {
+    @Test func aWrongArgumentCountTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -134,7 +134,7 @@ final class Screen2 {
         #expect(stderr.contains("expected (Swift.String), given (Swift.String, Swift.Int)."))
     }
 
-    @Test(.exitTestThreads) func resolvingWithoutTheArgumentsTraps() async throws {
+    @Test func resolvingWithoutTheArgumentsTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -147,7 +147,7 @@ final class Screen2 {
         #expect(stderr.contains("An @Injected property cannot pass arguments"))
     }
 
-    @Test(.exitTestThreads) func passingArgumentsToAFactoryThatTakesNoneTraps() async throws {
+    @Test func passingArgumentsToAFactoryThatTakesNoneTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()

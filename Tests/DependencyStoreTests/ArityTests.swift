@@ -98,7 +98,7 @@ private func registerNineArgumentGreeting(in store: DependencyStore, scope: Scop
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func twoArgumentsAreNotTheOneTupleAFactoryTakes() async throws {
+    @Test func twoArgumentsAreNotTheOneTupleAFactoryTakes() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -115,7 +115,7 @@ private func registerNineArgumentGreeting(in store: DependencyStore, scope: Scop
         #expect(stderr.contains("resolve(Greeting.self, arguments: <(Int, String)>)"))
     }
 
-    @Test(.exitTestThreads) func oneTupleIsNotTheTwoArgumentsAFactoryTakes() async throws {
+    @Test func oneTupleIsNotTheTwoArgumentsAFactoryTakes() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -132,7 +132,7 @@ private func registerNineArgumentGreeting(in store: DependencyStore, scope: Scop
         #expect(stderr.contains("resolve(Greeting.self, arguments: <Int>, <String>)"))
     }
 
-    @Test(.exitTestThreads) func resolveAsyncWithArgumentsOfAnAsyncRegistrationTrapsAsWrongArguments() async throws {
+    @Test func resolveAsyncWithArgumentsOfAnAsyncRegistrationTrapsAsWrongArguments() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -147,7 +147,7 @@ private func registerNineArgumentGreeting(in store: DependencyStore, scope: Scop
                 "wrong arguments for 'DependencyStoreTests.Database': expected no arguments, given (Swift.String)."))
     }
 
-    @Test(.exitTestThreads) func aProviderCarryingNineArgumentsCalledWithMoreTraps() async throws {
+    @Test func aProviderCarryingNineArgumentsCalledWithMoreTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -165,7 +165,7 @@ private func registerNineArgumentGreeting(in store: DependencyStore, scope: Scop
                     + "Swift.String, Swift.Int, Swift.Array<Swift.Int>, Swift.Optional<DependencyStoreTests.Window>)"))
     }
 
-    @Test(.exitTestThreads) func aProviderOfATupleFactoryCalledWithTwoArgumentsTraps() async throws {
+    @Test func aProviderOfATupleFactoryCalledWithTwoArgumentsTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

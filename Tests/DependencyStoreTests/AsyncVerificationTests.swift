@@ -56,7 +56,7 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
     /// naming the stopped build and what it misses. (Banner, a plain registration, reaches the
     /// main-actor WalletModel, whose Clock is missing.)
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func verifyAsyncEndsTheProcessWhenAMainActorBuildStops() async throws {
+    @Test func verifyAsyncEndsTheProcessWhenAMainActorBuildStops() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -135,7 +135,7 @@ private func registerIsolatedFactories(in store: DependencyStore, built: Counter
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aCycleThroughAWorkerAndTheMainActorIsReportedNotWaitedOn() async throws {
+    @Test func aCycleThroughAWorkerAndTheMainActorIsReportedNotWaitedOn() async throws {
         // In a process of its own with a watchdog: a hang here would block the main actor. The
         // cycle stops the main-actor build, which ends the process with the report.
         let result = try await #require(

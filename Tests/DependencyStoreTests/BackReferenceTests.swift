@@ -112,7 +112,7 @@ private func registerFamily(
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aUniqueParentResolvedFromAChildsStepIsACycleWithTheChain() async throws {
+    @Test func aUniqueParentResolvedFromAChildsStepIsACycleWithTheChain() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -139,7 +139,7 @@ private final class Root: @unchecked Sendable {
 
 @Suite struct BackReferenceEdgeTests {
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aNestedUniqueParentResolvedFromAStepIsACycleNotASecondParent() async throws {
+    @Test func aNestedUniqueParentResolvedFromAStepIsACycleNotASecondParent() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

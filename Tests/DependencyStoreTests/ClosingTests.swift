@@ -631,7 +631,7 @@ private final class WeakPartReader: @unchecked Sendable {
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func withNoHandlerAFailureIsWrittenToStandardError() async throws {
+    @Test func withNoHandlerAFailureIsWrittenToStandardError() async throws {
         let result = try await #require(
             #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -648,7 +648,7 @@ private final class WeakPartReader: @unchecked Sendable {
         #expect(stderr.contains("store.onCloseFailure { failure in ... }"))
     }
 
-    @Test(.exitTestThreads) func aHookOnAScopeTheStoreDoesNotKeepTraps() async throws {
+    @Test func aHookOnAScopeTheStoreDoesNotKeepTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -665,7 +665,7 @@ private final class WeakPartReader: @unchecked Sendable {
         #expect(stderr.contains("register it with\n  a scope the store keeps"))
     }
 
-    @Test(.exitTestThreads) func aCloseThatResolvesAndResetsDuringResetCompletes() async {
+    @Test func aCloseThatResolvesAndResetsDuringResetCompletes() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             let store = DependencyStore()

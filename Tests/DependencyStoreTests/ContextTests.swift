@@ -364,7 +364,7 @@ private final class NewsFeed {
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aSecondAlternativeForTheSameContextTrapsNamingBoth() async throws {
+    @Test func aSecondAlternativeForTheSameContextTrapsNamingBoth() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -382,7 +382,7 @@ private final class NewsFeed {
         #expect(stderr.contains("To fix: keep one of the two on(.test) calls"))
     }
 
-    @Test(.exitTestThreads) func anEmptyArgumentTraps() async throws {
+    @Test func anEmptyArgumentTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -394,7 +394,7 @@ private final class NewsFeed {
             stderr.contains("cannot add the alternative: an empty launch argument never tells one launch from another"))
     }
 
-    @Test(.exitTestThreads) func aContributionOrAFactoryWithArgumentsTraps() async throws {
+    @Test func aContributionOrAFactoryWithArgumentsTraps() async throws {
         let contribution = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -415,7 +415,7 @@ private final class NewsFeed {
                 "its factory takes arguments (String), and an alternative takes none"))
     }
 
-    @Test(.exitTestThreads) func anEntryOfAReplacedRegistrationTraps() async throws {
+    @Test func anEntryOfAReplacedRegistrationTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

@@ -70,25 +70,25 @@ private func expectEveryRoundToReportItsCycle(rounds: Int, microseconds: Int) {
 @Suite struct CrossThreadCycleTests {
     // Each runs in a child process, so that a hang ends that process instead of the test run.
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aCycleSplitAcrossTwoThreadsWithNoWorkIsReportedEveryRound() async {
+    @Test func aCycleSplitAcrossTwoThreadsWithNoWorkIsReportedEveryRound() async {
         await #expect(processExitsWith: .success) {
             expectEveryRoundToReportItsCycle(rounds: 2_000, microseconds: 0)
         }
     }
 
-    @Test(.exitTestThreads) func aCycleSplitAcrossTwoThreadsWith100MicrosecondsOfWorkIsReportedEveryRound() async {
+    @Test func aCycleSplitAcrossTwoThreadsWith100MicrosecondsOfWorkIsReportedEveryRound() async {
         await #expect(processExitsWith: .success) {
             expectEveryRoundToReportItsCycle(rounds: 400, microseconds: 100)
         }
     }
 
-    @Test(.exitTestThreads) func aCycleSplitAcrossTwoThreadsWith1MillisecondOfWorkIsReportedEveryRound() async {
+    @Test func aCycleSplitAcrossTwoThreadsWith1MillisecondOfWorkIsReportedEveryRound() async {
         await #expect(processExitsWith: .success) {
             expectEveryRoundToReportItsCycle(rounds: 120, microseconds: 1_000)
         }
     }
 
-    @Test(.exitTestThreads) func aCycleOfSingletonsAcrossThreadsTrapsWithBothChains() async throws {
+    @Test func aCycleOfSingletonsAcrossThreadsTrapsWithBothChains() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -130,7 +130,7 @@ private func expectEveryRoundToReportItsCycle(rounds: Int, microseconds: Int) {
         #expect(!stderr.contains("HUNG"))
     }
 
-    @Test(.exitTestThreads) func aCycleThroughInjectedPropertiesReadFromTwoThreadsTrapsWithBothChains() async throws {
+    @Test func aCycleThroughInjectedPropertiesReadFromTwoThreadsTrapsWithBothChains() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -166,7 +166,7 @@ private func expectEveryRoundToReportItsCycle(rounds: Int, microseconds: Int) {
         #expect(!stderr.contains("HUNG"))
     }
 
-    @Test(.exitTestThreads) func threadsWaitingForOneAnotherWithoutACycleKeepWaitingAndBuildOnce() async {
+    @Test func threadsWaitingForOneAnotherWithoutACycleKeepWaitingAndBuildOnce() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             // Only Ping needs Pong: one thread may wait for the other, never the reverse.

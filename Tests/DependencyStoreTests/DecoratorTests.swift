@@ -117,7 +117,7 @@ struct DecoratorTests {
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aCycleClosedInADecoratorNamesTheDecorator() async throws {
+    @Test func aCycleClosedInADecoratorNamesTheDecorator() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()

@@ -348,7 +348,7 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
     // Exit tests need Swift 6.2 (Xcode 26) and a child process, which Swift Testing offers on
     // macOS, Linux and Windows only.
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aForwardToAnotherTypeTrapsWithTheTextOfItsReason() async throws {
+    @Test func aForwardToAnotherTypeTrapsWithTheTextOfItsReason() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore(fileID: "App/Wiring.swift", line: 3)
@@ -369,7 +369,7 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
         #expect(stderr.contains(ResolutionError(expected).description), "\(stderr)")
     }
 
-    @Test(.exitTestThreads) func anAsyncCycleTrapsWithTheTextOfItsReason() async throws {
+    @Test func anAsyncCycleTrapsWithTheTextOfItsReason() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -397,7 +397,7 @@ private func recordingFailure<T>(of type: T.Type, in errors: Recorded<[Resolutio
         #expect(stderr.contains(ResolutionError(expected).description), "\(stderr)")
     }
 
-    @Test(.exitTestThreads) func aResetOfAScopeThatKeepsNothingTrapsWithTheTextOfItsReason() async throws {
+    @Test func aResetOfAScopeThatKeepsNothingTrapsWithTheTextOfItsReason() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 _ = DependencyStore(fileID: "App/Session.swift", line: 8).reset(

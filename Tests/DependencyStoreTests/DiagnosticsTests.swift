@@ -7,7 +7,7 @@ import Testing
     // Exit tests need Swift 6.2 (Xcode 26) and a child process, which Swift Testing offers on
     // macOS, Linux and Windows only.
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func missingRegistrationTrapNamesTypeCallerStoreAndFix() async throws {
+    @Test func missingRegistrationTrapNamesTypeCallerStoreAndFix() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -22,7 +22,7 @@ import Testing
         #expect(stderr.contains("To fix: register 'Greeting' in this store"))
     }
 
-    @Test(.exitTestThreads) func missingRegistrationThroughInjectedNamesThePropertyDeclaration() async throws {
+    @Test func missingRegistrationThroughInjectedNamesThePropertyDeclaration() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let screen = DependencyStore().execute { Screen() }
@@ -38,7 +38,7 @@ import Testing
         #expect(stderr.contains("DependencyStoreTests/Fixtures.swift:39: Fatal error"))
     }
 
-    @Test(.exitTestThreads) func missingRegistrationInTheRootStoreSaysSoAndSuggestsRegisterAll() async throws {
+    @Test func missingRegistrationInTheRootStoreSaysSoAndSuggestsRegisterAll() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 _ = DependencyStore.shared.resolve(Clock.self)
@@ -50,7 +50,7 @@ import Testing
         #expect(stderr.contains("register(LiveClock(), for: Clock.self)"))
     }
 
-    @Test(.exitTestThreads) func cycleTrapsWithTheWholeChainInsteadOfOverflowingTheStack() async throws {
+    @Test func cycleTrapsWithTheWholeChainInsteadOfOverflowingTheStack() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -76,9 +76,7 @@ import Testing
         #expect(stderr.contains("To fix: break the cycle"))
     }
 
-    @Test(.exitTestThreads) func anInjectedPropertyReadDuringItsOwnResolutionTrapsAsACycleInsteadOfDeadlocking()
-        async throws
-    {
+    @Test func anInjectedPropertyReadDuringItsOwnResolutionTrapsAsACycleInsteadOfDeadlocking() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -92,7 +90,7 @@ import Testing
         #expect(stderr.contains("dependency cycle: DependencyStoreTests.Greeting -> DependencyStoreTests.Greeting"))
     }
 
-    @Test(.exitTestThreads) func resettingAScopeThatKeepsNothingTrapsAndSaysWhichScopesCanBeReset() async throws {
+    @Test func resettingAScopeThatKeepsNothingTrapsAndSaysWhichScopesCanBeReset() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 DependencyStore().reset(.graph)
@@ -104,7 +102,7 @@ import Testing
         #expect(stderr.contains("To fix: reset .singleton or a custom scope"))
     }
 
-    @Test(.exitTestThreads) func aMissingNamedRegistrationInjectedTrapsWithTheNameAndTheProperty() async throws {
+    @Test func aMissingNamedRegistrationInjectedTrapsWithTheNameAndTheProperty() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()

@@ -108,7 +108,7 @@ private func registerGreeting(in store: DependencyStore, runs: Counter? = nil) {
     // MARK: Wrong arguments fail where the handle is resolved
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aProviderResolvedWithArgumentsItsRegistrationDoesNotTakeTrapsThere() async throws {
+    @Test func aProviderResolvedWithArgumentsItsRegistrationDoesNotTakeTrapsThere() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -123,7 +123,7 @@ private func registerGreeting(in store: DependencyStore, runs: Counter? = nil) {
         #expect(stderr.contains("Requested by: resolve at DependencyStoreTests/EveryWayToAskTests.swift:"))
     }
 
-    @Test(.exitTestThreads) func aProviderThatCarriesArgumentsTrapsWhenCalledWithMore() async throws {
+    @Test func aProviderThatCarriesArgumentsTrapsWhenCalledWithMore() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -138,7 +138,7 @@ private func registerGreeting(in store: DependencyStore, runs: Counter? = nil) {
         #expect(stderr.contains("To fix: call it without arguments"))
     }
 
-    @Test(.exitTestThreads) func aCollectionResolvedWithArgumentsTrapsAndSaysItTakesNone() async throws {
+    @Test func aCollectionResolvedWithArgumentsTrapsAndSaysItTakesNone() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -198,8 +198,7 @@ private final class ClockReader: @unchecked Sendable {
 
 #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
 @Suite struct LazyArgumentTests {
-    @Test(.exitTestThreads) func aLazyHandleWithoutTheArgumentsItsRegistrationNeedsTrapsWhereItIsResolved() async throws
-    {
+    @Test func aLazyHandleWithoutTheArgumentsItsRegistrationNeedsTrapsWhereItIsResolved() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

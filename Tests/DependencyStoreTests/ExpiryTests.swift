@@ -206,7 +206,7 @@ private final class TokenAsker: Sendable {
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func expiringAUniqueRegistrationTraps() async throws {
+    @Test func expiringAUniqueRegistrationTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -222,7 +222,7 @@ private final class TokenAsker: Sendable {
         #expect(stderr.contains("To fix: register it with .singleton or a custom scope"))
     }
 
-    @Test(.exitTestThreads) func expiringARegistrationAlreadyResolvedTraps() async throws {
+    @Test func expiringARegistrationAlreadyResolvedTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -237,7 +237,7 @@ private final class TokenAsker: Sendable {
         #expect(stderr.contains("in the same statement, before anything resolves it"))
     }
 
-    @Test(.exitTestThreads) func aDurationThatIsNotPositiveTraps() async throws {
+    @Test func aDurationThatIsNotPositiveTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -249,7 +249,7 @@ private final class TokenAsker: Sendable {
         #expect(stderr.contains("cannot apply: The duration 0.0 is not positive"))
     }
 
-    @Test(.exitTestThreads) func expiringAMainActorRegistrationTraps() async throws {
+    @Test func expiringAMainActorRegistrationTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -261,7 +261,7 @@ private final class TokenAsker: Sendable {
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("its factory runs on the main actor"))
     }
-    @Test(.exitTestThreads) func expiringOnTheEntryOfARegistrationReplacedSinceTraps() async throws {
+    @Test func expiringOnTheEntryOfARegistrationReplacedSinceTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

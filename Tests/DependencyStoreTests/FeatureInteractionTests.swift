@@ -110,7 +110,7 @@ private func threadCount() -> Int {
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aDictionaryOfElementsWhenOnlyUnnamedOnesExistIsMissingAndSaysSo() async throws {
+    @Test func aDictionaryOfElementsWhenOnlyUnnamedOnesExistIsMissingAndSaysSo() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -130,7 +130,7 @@ private func threadCount() -> Int {
     /// Each build `verify()` stops parks its worker for good (Swift has no defined way to leave a
     /// factory's frames), and nothing else stays: a build that returns ends its thread, and
     /// `verifyAsync()` builds the main-actor factory on the main actor, with no thread of its own.
-    @Test(.exitTestThreads) func verifyLeavesOneParkedThreadPerStoppedBuildAndNoOther() async {
+    @Test func verifyLeavesOneParkedThreadPerStoppedBuildAndNoOther() async {
         // In a process of its own: the count of threads is the whole process's.
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
@@ -278,7 +278,7 @@ private func threadCount() -> Int {
     // MARK: Async cycles with several awaits in flight
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func anAsyncCycleClosedWhileTheFactoryAwaitsTwoThingsTrapsInsteadOfHanging() async throws {
+    @Test func anAsyncCycleClosedWhileTheFactoryAwaitsTwoThingsTrapsInsteadOfHanging() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

@@ -90,7 +90,7 @@ import Testing
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aFactoryThatReadsThePropertyItBuildsForIsACycle() async throws {
+    @Test func aFactoryThatReadsThePropertyItBuildsForIsACycle() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

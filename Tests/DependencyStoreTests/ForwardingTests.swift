@@ -86,7 +86,7 @@ struct ForwardingTests {
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aTargetOfTheWrongTypeTrapsNamingBothAndTheFix() async throws {
+    @Test func aTargetOfTheWrongTypeTrapsNamingBothAndTheFix() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()

@@ -28,7 +28,7 @@ import Testing
     /// The graph held the only reference to each `Draft`. Emptied in place, its `deinit`'s resolve
     /// popped its frame and emptied the graph again while the first emptying still ran: in a
     /// child process, since that writes a dictionary that is being destroyed.
-    @Test(.exitTestThreads) func aGraphInstanceWhoseDeinitResolvesIsLetGoOfAfterTheGraphIsEmptied() async {
+    @Test func aGraphInstanceWhoseDeinitResolvesIsLetGoOfAfterTheGraphIsEmptied() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs(after: 60)
             let store = DependencyStore()

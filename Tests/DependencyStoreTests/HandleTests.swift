@@ -110,7 +110,7 @@ private final class LazyHolder {
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aProviderForAnUnregisteredTypeTrapsWhereItIsResolved() async throws {
+    @Test func aProviderForAnUnregisteredTypeTrapsWhereItIsResolved() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()

@@ -324,9 +324,7 @@ final class VariantsViewModel {
     // Exit tests need Swift 6.2 (Xcode 26) and a child process, which Swift Testing offers on
     // macOS, Linux and Windows only.
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aWeakPropertyWhoseRegistrationBuildsAStructTrapsNamingDeclarationRegistrationAndFix()
-        async throws
-    {
+    @Test func aWeakPropertyWhoseRegistrationBuildsAStructTrapsNamingDeclarationRegistrationAndFix() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -346,7 +344,7 @@ final class VariantsViewModel {
         #expect(stderr.contains("\(declaration): Fatal error"))
     }
 
-    @Test(.exitTestThreads) func aWeakPropertyWithNothingRegisteredTrapsNamingItsDeclaration() async throws {
+    @Test func aWeakPropertyWithNothingRegisteredTrapsNamingItsDeclaration() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 _ = DependencyStore().execute { WeakGreetingHolder() }.greeting
@@ -363,7 +361,7 @@ final class VariantsViewModel {
         #expect(stderr.contains("\(declaration): Fatal error"))
     }
 
-    @Test(.exitTestThreads) func aReleasablePropertyWithNothingRegisteredTrapsNamingItsDeclaration() async throws {
+    @Test func aReleasablePropertyWithNothingRegisteredTrapsNamingItsDeclaration() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 _ = DependencyStore().execute { ReleasableGreetingHolder() }.greeting
@@ -380,9 +378,7 @@ final class VariantsViewModel {
         #expect(stderr.contains("\(declaration): Fatal error"))
     }
 
-    @Test(.exitTestThreads) func aReleasablePropertyReadDuringItsOwnResolutionTrapsAsACycleInsteadOfDeadlocking()
-        async throws
-    {
+    @Test func aReleasablePropertyReadDuringItsOwnResolutionTrapsAsACycleInsteadOfDeadlocking() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -397,7 +393,7 @@ final class VariantsViewModel {
         #expect(!stderr.contains("HUNG"))
     }
 
-    @Test(.exitTestThreads) func aCycleThroughReleasablePropertiesReadFromTwoThreadsTrapsWithBothChains() async throws {
+    @Test func aCycleThroughReleasablePropertiesReadFromTwoThreadsTrapsWithBothChains() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -430,7 +426,7 @@ final class VariantsViewModel {
         #expect(!stderr.contains("HUNG"))
     }
 
-    @Test(.exitTestThreads) func aDeinitThatResolvesAndReadsThePropertyAgainDuringReleaseCompletes() async {
+    @Test func aDeinitThatResolvesAndReadsThePropertyAgainDuringReleaseCompletes() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             let store = DependencyStore()

@@ -101,7 +101,7 @@ struct ConnectionFailed: Error, Equatable {}
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aSynchronousResolveOffTheMainActorTrapsWithTheFix() async throws {
+    @Test func aSynchronousResolveOffTheMainActorTrapsWithTheFix() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -245,7 +245,7 @@ struct ConnectionFailed: Error, Equatable {}
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aSynchronousFactoryThatThrowsIsPlainAndTrapsWithItsError() async throws {
+    @Test func aSynchronousFactoryThatThrowsIsPlainAndTrapsWithItsError() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -261,7 +261,7 @@ struct ConnectionFailed: Error, Equatable {}
         #expect(stderr.contains("threw ConnectionFailed()"))
     }
 
-    @Test(.exitTestThreads) func aSynchronousResolveOfAnAsyncRegistrationTraps() async throws {
+    @Test func aSynchronousResolveOfAnAsyncRegistrationTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -277,7 +277,7 @@ struct ConnectionFailed: Error, Equatable {}
         #expect(stderr.contains("An @Injected property cannot await"))
     }
 
-    @Test(.exitTestThreads) func anAsyncCycleOnOneChainTrapsWithTheChain() async throws {
+    @Test func anAsyncCycleOnOneChainTrapsWithTheChain() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -301,7 +301,7 @@ struct ConnectionFailed: Error, Equatable {}
             ))
     }
 
-    @Test(.exitTestThreads) func anAsyncCycleAcrossTwoTasksTrapsInsteadOfHanging() async throws {
+    @Test func anAsyncCycleAcrossTwoTasksTrapsInsteadOfHanging() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

@@ -146,7 +146,7 @@ func endTheProcessIfItHangs(after seconds: Double = 20) {
     // MARK: - No user code under the store's lock
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aDeinitThatResolvesDuringResetCompletes() async {
+    @Test func aDeinitThatResolvesDuringResetCompletes() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             let store = DependencyStore()
@@ -158,7 +158,7 @@ func endTheProcessIfItHangs(after seconds: Double = 20) {
         }
     }
 
-    @Test(.exitTestThreads) func aDeinitThatResolvesDuringReRegistrationCompletes() async {
+    @Test func aDeinitThatResolvesDuringReRegistrationCompletes() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             let store = DependencyStore()
@@ -170,7 +170,7 @@ func endTheProcessIfItHangs(after seconds: Double = 20) {
         }
     }
 
-    @Test(.exitTestThreads) func aDeinitThatResolvesWhenItsStoreIsReleasedCompletes() async {
+    @Test func aDeinitThatResolvesWhenItsStoreIsReleasedCompletes() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             do {

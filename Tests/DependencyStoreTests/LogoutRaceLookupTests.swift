@@ -8,7 +8,7 @@ import Testing
 /// lookup and the build as two calls.
 @Suite struct LogoutRaceLookupTests {
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aRegistrationLookedUpBeforeAnUnloadAndBuiltAfterItIsLookedUpAgain() async {
+    @Test func aRegistrationLookedUpBeforeAnUnloadAndBuiltAfterItIsLookedUpAgain() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             let store = DependencyStore()

@@ -71,7 +71,7 @@ struct RaceSessionAssembly: Assembly {
 
 @Suite struct LogoutRaceTests {
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aResolveThatBeganBeforeTheUnloadFinishesAsIfTheUnloadCameAfter() async {
+    @Test func aResolveThatBeganBeforeTheUnloadFinishesAsIfTheUnloadCameAfter() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             let store = DependencyStore()
@@ -110,7 +110,7 @@ struct RaceSessionAssembly: Assembly {
         }
     }
 
-    @Test(.exitTestThreads) func anAsyncResolveThatBeganBeforeTheUnloadFinishesAsIfTheUnloadCameAfter() async {
+    @Test func anAsyncResolveThatBeganBeforeTheUnloadFinishesAsIfTheUnloadCameAfter() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             let inFactory = DispatchSemaphore(value: 0)
@@ -159,7 +159,7 @@ struct RaceSessionAssembly: Assembly {
     /// The token's build is under way when the unload comes: the chain keeps what it built, as
     /// it keeps what it builds from the removed registration after, resolves it again as the
     /// same token, and closes it once when it ends.
-    @Test(.exitTestThreads) func aSingletonBuildThatAnUnloadOvertakesIsTheChainsAndClosedOnce() async {
+    @Test func aSingletonBuildThatAnUnloadOvertakesIsTheChainsAndClosedOnce() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             let inBuild = DispatchSemaphore(value: 0)
@@ -206,7 +206,7 @@ struct RaceSessionAssembly: Assembly {
     }
 
     /// The same for an `async` factory's `.singleton`, which a task builds for the chain.
-    @Test(.exitTestThreads) func anAsyncSingletonBuildThatAnUnloadOvertakesIsTheChainsAndClosedOnce() async {
+    @Test func anAsyncSingletonBuildThatAnUnloadOvertakesIsTheChainsAndClosedOnce() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             struct AsyncSession: Assembly {
@@ -250,7 +250,7 @@ struct RaceSessionAssembly: Assembly {
         }
     }
 
-    @Test(.exitTestThreads) func aResolveThatBeginsAfterTheUnloadFailsNamingIt() async throws {
+    @Test func aResolveThatBeginsAfterTheUnloadFailsNamingIt() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()
@@ -281,7 +281,7 @@ struct RaceSessionAssembly: Assembly {
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     /// In a process of its own: a chain of any other test that began before the unload would keep
     /// what it removed.
-    @Test(.exitTestThreads) func whatAnUnloadRemovedIsFreedOnceNoChainThatBeganBeforeItRuns() async {
+    @Test func whatAnUnloadRemovedIsFreedOnceNoChainThatBeganBeforeItRuns() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             final class User: Sendable {}
@@ -335,7 +335,7 @@ struct RaceSessionAssembly: Assembly {
     /// factories sleep and then resolve more session types: no resolve traps; each either builds a
     /// feed or throws the missing registration; and every token built is closed exactly once, by
     /// the logout or by the chain that built it after the logout (or while it ran).
-    @Test(.exitTestThreads) func logoutsWhileEightThreadsResolveSessionTypesNeverTrap() async {
+    @Test func logoutsWhileEightThreadsResolveSessionTypesNeverTrap() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs(after: 60)
             let store = DependencyStore()

@@ -229,7 +229,7 @@ final class OpenPanel {}
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aFactoryThatResolvesItsOwnRegistrationForAnotherValueIsACycle() async throws {
+    @Test func aFactoryThatResolvesItsOwnRegistrationForAnotherValueIsACycle() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -248,7 +248,7 @@ final class OpenPanel {}
         #expect(stderr.contains("To fix: resolve what the other value needs from a registration of its own"))
     }
 
-    @Test(.exitTestThreads) func aFactoryWithoutArgumentsTraps() async throws {
+    @Test func aFactoryWithoutArgumentsTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -264,7 +264,7 @@ final class OpenPanel {}
             ))
     }
 
-    @Test(.exitTestThreads) func anArgumentThatIsNotHashableTraps() async throws {
+    @Test func anArgumentThatIsNotHashableTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -280,7 +280,7 @@ final class OpenPanel {}
         #expect(stderr.contains("To fix: make the argument's type Hashable"))
     }
 
-    @Test(.exitTestThreads) func aLimitThatIsNotPositiveTraps() async throws {
+    @Test func aLimitThatIsNotPositiveTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

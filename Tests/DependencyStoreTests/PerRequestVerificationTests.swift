@@ -321,7 +321,7 @@ struct PerRequestVerificationTests {
     /// A main-actor factory that resolves a per-request type cannot go on, and its frames can be
     /// neither parked nor left on the main actor: verification ends the process, saying so.
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aMainActorFactoryThatResolvesAPerRequestTypeEndsVerifyAsync() async throws {
+    @Test func aMainActorFactoryThatResolvesAPerRequestTypeEndsVerifyAsync() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

@@ -129,7 +129,7 @@ private final class ReportBoard {
     // Exit tests need Swift 6.2 (Xcode 26) and a child process, which Swift Testing offers on
     // macOS, Linux and Windows only.
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func theTrapOfTheFirstReadSaysTheSame() async throws {
+    @Test func theTrapOfTheFirstReadSaysTheSame() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

@@ -142,7 +142,7 @@ struct RemovalTests {
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func anInjectedPropertyReadAfterUnloadTrapsNamingTheUnload() async throws {
+    @Test func anInjectedPropertyReadAfterUnloadTrapsNamingTheUnload() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let store = DependencyStore()

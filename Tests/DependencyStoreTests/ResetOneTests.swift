@@ -74,7 +74,7 @@ final class ProfileCache: Closable, Sendable {
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.exitTestThreads) func aTypeNotRegisteredTrapsWithTheCloseMatches() async throws {
+    @Test func aTypeNotRegisteredTrapsWithTheCloseMatches() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()
@@ -92,7 +92,7 @@ final class ProfileCache: Closable, Sendable {
         #expect(!stderr.contains("or ask for the optional"), "a resolve's advice")
     }
 
-    @Test(.exitTestThreads) func aRegistrationWhoseScopeKeepsNothingTraps() async throws {
+    @Test func aRegistrationWhoseScopeKeepsNothingTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 endTheProcessIfItHangs()

@@ -58,7 +58,7 @@ private func require(_ condition: Bool, _ what: @autoclosure () -> String) {
     /// reached from an `async` factory through `resolveAsync`. When the resolve ran on the task's
     /// own thread and was left by a jump, the task's allocator lost the binding and the process
     /// aborted ("freed pointer was not the last allocation").
-    @Test(.exitTestThreads) func aTaskLocalBoundAroundAStoppedResolveLeavesTheTaskConsistent() async {
+    @Test func aTaskLocalBoundAroundAStoppedResolveLeavesTheTaskConsistent() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs(after: 3 * poolDeadline)
             let store = DependencyStore()
@@ -91,7 +91,7 @@ private func require(_ condition: Bool, _ what: @autoclosure () -> String) {
     /// resolve ran in the task and was left by a jump, the access stayed open in the task that
     /// went on, and its next access to the property ended the process (SIGSEGV in a release build
     /// here, "Fatal access conflict detected" where the issue met it).
-    @Test(.exitTestThreads) func anInoutAccessOpenAcrossAStoppedResolveConflictsWithNothingAfterward() async {
+    @Test func anInoutAccessOpenAcrossAStoppedResolveConflictsWithNothingAfterward() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs(after: 3 * poolDeadline)
             let tally = Tally()
@@ -130,7 +130,7 @@ private func require(_ condition: Bool, _ what: @autoclosure () -> String) {
     /// chain would be older than every later removal in the process, which would keep its
     /// tombstones for ever and have every miss look through them (the whole suite ran 9 times
     /// slower). In a process of its own: another test's chain would keep a batch too, for a while.
-    @Test(.exitTestThreads) func aParkedBuildKeepsNoLaterRemovalsTombstones() async {
+    @Test func aParkedBuildKeepsNoLaterRemovalsTombstones() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             let store = DependencyStore()

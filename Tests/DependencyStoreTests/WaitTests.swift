@@ -118,7 +118,7 @@ import Testing
     /// removals keep their batches under. Before, both joined a set under that lock. In a child
     /// process, since that lock is the whole process's: held here, it would stall other tests'
     /// removals.
-    @Test(.exitTestThreads) func newThreadsAndAsyncChainsTakeNoLockOfTheWholeProcess() async {
+    @Test func newThreadsAndAsyncChainsTakeNoLockOfTheWholeProcess() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs(after: 3 * poolDeadline)
             let store = DependencyStore()
@@ -155,7 +155,7 @@ import Testing
     /// another thread holds the lock the removals' batches are written under: the miss path reads
     /// the batches with no lock, and the chain's end only tries the lock (it took the lock, and
     /// waited for it, before). In a child process, as the lock is the whole process's.
-    @Test(.exitTestThreads) func aChainBegunBeforeALogoutFinishesWhileAnotherThreadHoldsTheBatchesLock() async {
+    @Test func aChainBegunBeforeALogoutFinishesWhileAnotherThreadHoldsTheBatchesLock() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs(after: 3 * poolDeadline)
             let store = DependencyStore()
