@@ -135,10 +135,6 @@ bool dependency_store_is_read(void *address) {
     return false;
 }
 
-intptr_t dependency_store_chain_epoch(dependency_store_atomic_word *cell) {
-    return __c11_atomic_load(&cell->value, __ATOMIC_SEQ_CST);
-}
-
 intptr_t dependency_store_next_removal_epoch(void) {
     return __c11_atomic_fetch_add(&dependency_store_removal_epoch.value, 1, __ATOMIC_SEQ_CST) + 1;
 }

@@ -69,37 +69,58 @@ struct RaceSessionAssembly: Assembly {
     }
 }
 
+/// A resolve of `RaceFeed` on a thread of its own, held in the feed's factory, the chain's first,
+/// until `unloaded` is signalled: where a test makes the logout happen. For child processes.
+final class FeedResolvePausedInItsFirstFactory: @unchecked Sendable {
+    let store: DependencyStore
+    let inFactory = DispatchSemaphore(value: 0)
+    let unloaded = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    private let resolved = Recorded<RaceFeed?>(nil)
+
+    /// Applies the session to `store`, its profile's and feed's factories pausing here.
+    init(applyingTheSessionTo store: DependencyStore) {
+        self.store = store
+        let calls = Counter()
+        let inFactory = inFactory
+        let unloaded = unloaded
+        store.apply(
+            RaceSessionAssembly(
+                user: "ada",
+                pause: {
+                    if calls.increment() == 1 {
+                        inFactory.signal()
+                        unloaded.waitInChildProcess(for: "the unload")
+                    }
+                }))
+    }
+
+    /// Starts the resolve, and returns once it is inside the feed's factory.
+    func start() {
+        Thread.detachNewThread { [self] in
+            resolved.set(store.resolve(RaceFeed.self))
+            done.signal()
+        }
+        inFactory.waitInChildProcess(for: "the feed's factory")
+    }
+
+    /// The feed the resolve returned, once `done` was signalled.
+    var feed: RaceFeed? { resolved.value }
+}
+
 @Suite struct LogoutRaceTests {
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test func aResolveThatBeganBeforeTheUnloadFinishesAsIfTheUnloadCameAfter() async {
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs()
             let store = DependencyStore()
-            let inFactory = DispatchSemaphore(value: 0)
-            let unloaded = DispatchSemaphore(value: 0)
-            let calls = Counter()
-            store.apply(
-                RaceSessionAssembly(
-                    user: "ada",
-                    pause: {
-                        // The feed's factory, the chain's first: the logout happens here.
-                        if calls.increment() == 1 {
-                            inFactory.signal()
-                            unloaded.waitInChildProcess(for: "the unload")
-                        }
-                    }))
+            let race = FeedResolvePausedInItsFirstFactory(applyingTheSessionTo: store)
             let token = store.resolve(RaceToken.self)
-            let feed = Recorded<RaceFeed?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                feed.set(store.resolve(RaceFeed.self))
-                done.signal()
-            }
-            inFactory.waitInChildProcess(for: "the feed's factory")
+            race.start()
             let result = store.unload(RaceSessionAssembly.self)
-            unloaded.signal()
-            done.waitInChildProcess(for: "the resolve of the feed")
-            guard let feed = feed.value, result.removed == 3 else { exit(4) }
+            race.unloaded.signal()
+            race.done.waitInChildProcess(for: "the resolve of the feed")
+            guard let feed = race.feed, result.removed == 3 else { exit(4) }
             // The profile and the token came from what the unload removed: the session's user,
             // and one token in the chain, built after the unload (which closed the first one),
             // and closed when the chain ended.

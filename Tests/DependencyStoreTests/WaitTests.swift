@@ -7,6 +7,19 @@ import Testing
 
 /// No thread waits while it holds a lock, and no resolve takes a lock of the whole process
 /// (Docs/ThreadSafety.md, "Waits").
+/// Takes the lock the removals' batches are written under on a thread of its own, and keeps it
+/// until the process ends. For child processes only: the lock is the whole process's.
+private func holdTheBatchesLockForGood() {
+    let holding = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        Tombstones.writers.withLock { _ in
+            holding.signal()
+            Thread.sleep(forTimeInterval: 10 * poolDeadline)
+        }
+    }
+    holding.waitInChildProcess(for: "the lock of the removals' batches")
+}
+
 @Suite struct WaitTests {
     final class Repository: @unchecked Sendable {}
     final class Job: Sendable {}
@@ -125,14 +138,7 @@ import Testing
             store.register(Job.self) { _ async in Job() }
             store.register(Repository.self) { _ in Repository() }
 
-            let holding = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                Tombstones.writers.withLock { _ in
-                    holding.signal()
-                    Thread.sleep(forTimeInterval: 10 * poolDeadline)
-                }
-            }
-            holding.waitInChildProcess(for: "the lock of the removals' batches")
+            holdTheBatchesLockForGood()
 
             let threadResolved = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
@@ -159,39 +165,15 @@ import Testing
         await #expect(processExitsWith: .success) {
             endTheProcessIfItHangs(after: 3 * poolDeadline)
             let store = DependencyStore()
-            let inFactory = DispatchSemaphore(value: 0)
-            let unloaded = DispatchSemaphore(value: 0)
-            let calls = Counter()
-            store.apply(
-                RaceSessionAssembly(
-                    user: "ada",
-                    pause: {
-                        if calls.increment() == 1 {
-                            inFactory.signal()
-                            unloaded.waitInChildProcess(for: "the unload")
-                        }
-                    }))
-            let feed = Recorded<RaceFeed?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                feed.set(store.resolve(RaceFeed.self))
-                done.signal()
-            }
-            inFactory.waitInChildProcess(for: "the feed's factory")
+            let race = FeedResolvePausedInItsFirstFactory(applyingTheSessionTo: store)
+            race.start()
             guard store.unload(RaceSessionAssembly.self).removed == 3 else { exit(4) }
 
-            let holding = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                Tombstones.writers.withLock { _ in
-                    holding.signal()
-                    Thread.sleep(forTimeInterval: 10 * poolDeadline)
-                }
-            }
-            holding.waitInChildProcess(for: "the lock of the removals' batches")
-            unloaded.signal()
-            done.waitInChildProcess(for: "the chain that began before the logout, while the lock is held")
+            holdTheBatchesLockForGood()
+            race.unloaded.signal()
+            race.done.waitInChildProcess(for: "the chain that began before the logout, while the lock is held")
             // Built from what the logout removed, as if the logout came after the chain.
-            guard let feed = feed.value, feed.token.user == "ada", feed.profile.token === feed.token else { exit(5) }
+            guard let feed = race.feed, feed.token.user == "ada", feed.profile.token === feed.token else { exit(5) }
         }
     }
     #endif

@@ -301,9 +301,6 @@ static inline void dependency_store_fence(void) {
 /// reads does, with no lock held (see Sources/DependencyStore/Store/SharedInstances.swift).
 void dependency_store_yield(void);
 
-/// Reads a chain's cell.
-intptr_t dependency_store_chain_epoch(dependency_store_atomic_word *_Nonnull cell);
-
 /// Takes the next removal epoch and returns it.
 intptr_t dependency_store_next_removal_epoch(void);
 
