@@ -52,6 +52,10 @@ bool dependency_store_gate_publish(dependency_store_gate *gate, void *address) {
     return true;
 }
 
+void dependency_store_gate_replace(dependency_store_gate *gate, void *address) {
+    __c11_atomic_store(&gate->published.value, address, __ATOMIC_RELEASE);
+}
+
 // MARK: - Removal epochs, chains and hazards
 
 dependency_store_atomic_word dependency_store_removal_epoch = {1};

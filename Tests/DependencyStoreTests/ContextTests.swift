@@ -364,24 +364,6 @@ private final class NewsFeed {
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test func aSecondAlternativeForTheSameContextTrapsNamingBoth() async throws {
-        let result = try await #require(
-            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                endTheProcessIfItHangs()
-                let store = DependencyStore()
-                store.register(Transport.self) { _ in URLSessionTransport() }
-                    .on(.test) { _ in NamedTransport("one") }
-                    .on(.test) { _ in NamedTransport("two") }
-            })
-        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(
-            stderr.contains("on(.test) on 'DependencyStoreTests.Transport' cannot add the alternative"), "\(stderr)")
-        #expect(
-            stderr.contains(
-                "it has an alternative for .test already, given at DependencyStoreTests/ContextTests.swift:"))
-        #expect(stderr.contains("To fix: keep one of the two on(.test) calls"))
-    }
-
     @Test func anEmptyArgumentTraps() async throws {
         let result = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -15,9 +15,9 @@ class ContextChoices: @unchecked Sendable {
     /// debug; of two arguments, the first given.
     let precedence: [Int]
     /// The registration `register` made, before any `on`: an entry of it, or of one that `on`
-    /// made from it, may add an alternative. (That entry holds the registration, so the
-    /// identifier is not reused while someone can call `on` with it.)
-    let origin: ObjectIdentifier
+    /// made from it, may change the alternatives. Held, so that no later registration can be
+    /// taken for it.
+    let origin: AnyRegistration
     /// On a copy `verify()` builds in, the one factory the copy runs: `nil` for the others.
     let verified: Verified?
 
@@ -30,7 +30,7 @@ class ContextChoices: @unchecked Sendable {
         let isInForce: Bool
     }
 
-    init(alternatives: [Alternative], origin: ObjectIdentifier, verified: Verified?) {
+    init(alternatives: [Alternative], origin: AnyRegistration, verified: Verified?) {
         self.alternatives = alternatives
         self.origin = origin
         self.verified = verified
@@ -61,7 +61,7 @@ final class ContextFactories<T>: ContextChoices, @unchecked Sendable {
     let builds: [Build]
 
     init(
-        defaultBuild: @escaping Build, alternatives: [Alternative], builds: [Build], origin: ObjectIdentifier,
+        defaultBuild: @escaping Build, alternatives: [Alternative], builds: [Build], origin: AnyRegistration,
         verified: Verified? = nil
     ) {
         self.defaultBuild = defaultBuild
@@ -80,12 +80,28 @@ final class ContextFactories<T>: ContextChoices, @unchecked Sendable {
         { store, given in self.build(self.chosen(in: DependencyContext.active))(store, given) }
     }
 
-    /// These choices with `alternative` added at `location`.
-    func adding(_ context: DependencyContext, at location: SourceLocation, build: @escaping Build) -> ContextFactories {
-        ContextFactories(
-            defaultBuild: defaultBuild,
-            alternatives: alternatives + [Alternative(context: context, location: location)],
-            builds: builds + [build], origin: origin)
+    /// These choices with the alternative for `context` given at `location`: added after the
+    /// others, or in place of the one for `context` there was.
+    func setting(_ context: DependencyContext, at location: SourceLocation, build: @escaping Build) -> ContextFactories {
+        var alternatives = alternatives
+        var builds = builds
+        let alternative = Alternative(context: context, location: location)
+        if let index = alternatives.firstIndex(where: { $0.context == context }) {
+            alternatives[index] = alternative
+            builds[index] = build
+        } else {
+            alternatives.append(alternative)
+            builds.append(build)
+        }
+        return ContextFactories(defaultBuild: defaultBuild, alternatives: alternatives, builds: builds, origin: origin)
+    }
+
+    /// These choices without the alternative for `context`, or without any for `nil`.
+    func removing(_ context: DependencyContext?) -> ContextFactories {
+        let kept = alternatives.indices.filter { context != nil && alternatives[$0].context != context }
+        return ContextFactories(
+            defaultBuild: defaultBuild, alternatives: kept.map { alternatives[$0] }, builds: kept.map { builds[$0] },
+            origin: origin)
     }
 
     /// The same factories fixed to `alternative`, for a verification copy.

@@ -27,15 +27,21 @@ extension RegistrationEntry {
     /// replacement in `verify()`'s report). So an instance the registration kept is let go of and
     /// closed, in this store and those layered over it, and the next resolve builds anew.
     ///
+    /// A second `on` for a context the registration has an alternative for already replaces that
+    /// alternative, where it stood among the others, as a second `register` replaces the first:
+    /// the usual reason is a test that overrides the app's test mock for one case. To add or
+    /// remove alternatives of a registration made elsewhere, use
+    /// ``DependencyStore/on(_:for:name:fileID:line:_:)`` and
+    /// ``DependencyStore/removeAlternatives(of:name:for:fileID:line:)``.
+    ///
     /// > Important: The choice is made when the registration builds, so a `.singleton` (or
     /// > custom-scoped) instance built in one context is handed out in every other until it is
     /// > reset. Tests that set contexts with `DependencyContext.withActive` should resolve from
     /// > a store of their own.
     ///
-    /// Traps, naming the registration and both places, for an alternative it cannot take: a
-    /// second one for the same context, `.argument("")`, a contribution's entry, a factory that
-    /// takes arguments, runs on the main actor or is `async`, or a registration the store no
-    /// longer holds.
+    /// Traps, naming the registration and both places, for an alternative it cannot take:
+    /// `.argument("")`, a contribution's entry, a factory that takes arguments, runs on the main
+    /// actor or is `async`, or a registration the store no longer holds.
     ///
     /// - Parameters:
     ///   - context: The context in which `factory` builds instead.
@@ -51,59 +57,217 @@ extension RegistrationEntry {
         _ factory: @escaping (DependencyStore) -> T
     ) -> RegistrationEntry<T> {
         let calledAt = SourceLocation(fileID: fileID, line: line)
-        let refuse = { (reason: Diagnosis.AlternativeRefusal) -> Never in
-            Diagnosis.alternativeRefused(
-                Diagnostics.label(of: registration), context: context, reason: reason,
-                registeredAt: registration.location, calledAt: calledAt
-            ).trap(file: fileID, line: line)
-        }
-        if context == .argument("") { refuse(.emptyArgument) }
-        if registration.role.isContribution { refuse(.contribution) }
-        if let types = registration.argumentTypes {
-            refuse(.takesArguments(types.map(Diagnostics.shortName(of:))))
-        }
-        if registration.isolation != .none { refuse(.isolated(onMainActor: registration.isolation == .mainActor)) }
-        switch store.addAlternative(to: registration, context, at: calledAt, build: { store, _ in factory(store) }) {
-        case .added(let replacement):
-            return RegistrationEntry(registration: replacement, store: store)
-        case .refused(let reason):
-            refuse(reason)
-        }
+        let changed = store.changeAlternatives(
+            of: registration, .set(context, at: calledAt, build: { store, _ in factory(store) }),
+            call: "on(\(context))", calledAt: calledAt, fileID: fileID, line: line)
+        return RegistrationEntry(registration: changed, store: store)
     }
 }
 
 extension DependencyStore {
-    /// What `addAlternative` did.
-    enum AlternativeOutcome<T> {
-        case added(Registration<T>)
-        case refused(Diagnosis.AlternativeRefusal)
+    /// Gives the registration of `type` and `name` in this store an alternative factory for
+    /// `context`, from anywhere: what ``RegistrationEntry/on(_:fileID:line:_:)`` does, for a
+    /// registration made elsewhere, such as the app's `registerAll()` that a test's setup ran.
+    ///
+    /// ```swift
+    /// let store = DependencyStore()
+    /// store.register(Networking.self, scope: .singleton) { _ in URLSessionNetworking() }
+    ///
+    /// // In a test's setup, far from the registration:
+    /// store.on(.test, for: Networking.self) { _ in MockNetworking() }
+    /// ```
+    ///
+    /// An alternative for a context the registration has one for already replaces it. The
+    /// registration is this store's own: one a parent store makes is shared with every store over
+    /// it, and is changed only through that store.
+    ///
+    /// Traps, naming the type and the fix, when this store registers nothing of `type` under
+    /// `name` (and when a parent does, saying so), and for an alternative the registration
+    /// cannot take, as `on` does.
+    ///
+    /// - Parameters:
+    ///   - context: The context in which `factory` builds instead.
+    ///   - type: The registered type.
+    ///   - name: The registration's name; `nil`, the default, for the unnamed one.
+    ///   - fileID: The caller's file, for diagnostics. Leave the default.
+    ///   - line: The caller's line, for diagnostics. Leave the default.
+    ///   - factory: Builds the value while `context` is in force, from the resolving store.
+    /// - Returns: The entry of the registration with the alternative, on which to chain more.
+    @discardableResult
+    public func on<T>(
+        _ context: DependencyContext,
+        for type: T.Type,
+        name: String? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ factory: @escaping (DependencyStore) -> T
+    ) -> RegistrationEntry<T> {
+        let calledAt = SourceLocation(fileID: fileID, line: line)
+        let call = "on(\(context), for: \(Diagnostics.shortName(of: type)).self\(Self.nameArgument(name)))"
+        let registration = ownRegistrationToChange(type, name: name, call: call, calledAt: calledAt, fileID: fileID, line: line)
+        let changed = changeAlternatives(
+            of: registration, .set(context, at: calledAt, build: { store, _ in factory(store) }), call: call,
+            calledAt: calledAt, fileID: fileID, line: line)
+        return RegistrationEntry(registration: changed, store: self)
     }
 
-    /// Puts in place of `base` (or of what an earlier `on` put in its place) the same
-    /// registration with `build` as its alternative for `context`; lets go of, and closes, what
-    /// the replaced one kept, as a new registration would.
-    func addAlternative<T>(
-        to base: Registration<T>, _ context: DependencyContext, at location: SourceLocation,
-        build: @escaping (DependencyStore, GivenArguments) -> T
-    ) -> AlternativeOutcome<T> {
+    /// Removes the alternatives of the registration of `type` and `name` in this store, all of
+    /// them or the one for `context`, and keeps the registration: its own factory builds again
+    /// where an alternative did. What Factory's `reset(.context)` does.
+    ///
+    /// ```swift
+    /// store.register(Networking.self, scope: .singleton) { _ in URLSessionNetworking() }
+    ///     .on(.test) { _ in MockNetworking() }
+    /// store.removeAlternatives(of: Networking.self, for: .test)
+    /// // store.alternatives(of: Networking.self) is now []
+    /// ```
+    ///
+    /// As with `on`, an instance the registration kept is let go of and closed, in this store and
+    /// those layered over it, so the next resolve builds with the alternatives that are left.
+    /// Removing all of them from a registration that has none changes nothing and returns `[]`:
+    /// a test's teardown can say it whatever its setup did.
+    ///
+    /// Traps, naming the type and the fix, when this store registers nothing of `type` under
+    /// `name` (and when a parent does, saying so), and when `context` is given and the
+    /// registration has no alternative for it (naming those it has).
+    ///
+    /// - Parameters:
+    ///   - type: The registered type.
+    ///   - name: The registration's name; `nil`, the default, for the unnamed one.
+    ///   - context: The context whose alternative goes; `nil`, the default, for all of them.
+    ///   - fileID: The caller's file, for diagnostics. Leave the default.
+    ///   - line: The caller's line, for diagnostics. Leave the default.
+    /// - Returns: The contexts whose alternatives were removed, in the order they were given.
+    @discardableResult
+    public func removeAlternatives<T>(
+        of type: T.Type,
+        name: String? = nil,
+        for context: DependencyContext? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> [DependencyContext] {
+        let calledAt = SourceLocation(fileID: fileID, line: line)
+        let call =
+            "removeAlternatives(of: \(Diagnostics.shortName(of: type)).self\(Self.nameArgument(name))"
+            + (context.map { ", for: \($0))" } ?? ")")
+        let registration = ownRegistrationToChange(type, name: name, call: call, calledAt: calledAt, fileID: fileID, line: line)
+        let before = registration.role.contextChoices?.alternatives.map(\.context) ?? []
+        // Nothing to remove from a registration with none, unless a context was named.
+        if before.isEmpty, context == nil { return [] }
+        let changed = changeAlternatives(
+            of: registration, .remove(context), call: call, calledAt: calledAt, fileID: fileID, line: line)
+        let after = Set(changed.role.contextChoices?.alternatives.map(\.context) ?? [])
+        return before.filter { !after.contains($0) }
+    }
+
+    /// The contexts the registration of `type` and `name` that a resolve from this store finds
+    /// (its own, or the nearest parent's) has alternatives for, in the order they were given;
+    /// `[]` when it has none, or when nothing registers `type` under `name`.
+    ///
+    /// ```swift
+    /// #expect(store.alternatives(of: Networking.self) == [.test])
+    /// ```
+    public func alternatives<T>(of type: T.Type, name: String? = nil) -> [DependencyContext] {
+        let key = ObjectIdentifier(type)
+        for store in sequence(first: self, next: \.parent) {
+            if let registration = store.registry.withLock({ $0[key, name] }) {
+                return registration.role.contextChoices?.alternatives.map(\.context) ?? []
+            }
+        }
+        return []
+    }
+
+    /// `, name: "..."` for a call's text, or nothing.
+    static func nameArgument(_ name: String?) -> String {
+        name.map { ", name: \"\($0)\"" } ?? ""
+    }
+
+    /// This store's own registration of `type` and `name`, for `call` to change its
+    /// alternatives; traps, naming the type and the fix, when it has none.
+    private func ownRegistrationToChange<T>(
+        _ type: T.Type, name: String?, call: String, calledAt: SourceLocation, fileID: StaticString, line: UInt
+    ) -> Registration<T> {
+        if let registration = registry.withLock({ $0[ObjectIdentifier(type), name] }) as? Registration<T> {
+            return registration
+        }
+        let registered = sequence(first: self, next: \.parent).flatMap { $0.registry.withLock { $0.all } }
+        let owner = sequence(first: self, next: \.parent).dropFirst().first {
+            $0.registry.withLock { $0[ObjectIdentifier(type), name] } != nil
+        }
+        Diagnosis.noRegistrationToChange(
+            call: call, purpose: .alternatives(registeredInParent: owner.map { "\($0)" }),
+            type: Diagnostics.shortName(of: type), calledAt: calledAt, store: "\(self)",
+            registeredNames: registered.filter { $0.type == type }.map(\.name),
+            closeMatches: Diagnostics.closeMatches(to: type, among: registered)
+        ).trap(file: fileID, line: line)
+    }
+
+    /// A change to a registration's alternatives.
+    enum AlternativeChange<T> {
+        /// Adds the alternative for `context`, or replaces the one it has.
+        case set(DependencyContext, at: SourceLocation, build: (DependencyStore, GivenArguments) -> T)
+        /// Removes the alternative for a context, or all of them for `nil`.
+        case remove(DependencyContext?)
+    }
+
+    /// Puts in place of `base` (or of what an earlier change put in its place) the same
+    /// registration with its alternatives changed by `change`; lets go of, and closes, what the
+    /// replaced one kept, as a new registration would. The one way every call that changes
+    /// alternatives goes (`on`, by entry or by type, and `removeAlternatives`). Traps, naming
+    /// the registration and both places, for an alternative it cannot take.
+    func changeAlternatives<T>(
+        of base: Registration<T>, _ change: AlternativeChange<T>, call: String, calledAt: SourceLocation,
+        fileID: StaticString, line: UInt
+    ) -> Registration<T> {
+        let context: DependencyContext? =
+            switch change {
+            case .set(let context, _, _): context
+            case .remove(let context): context
+            }
+        let refuse = { (reason: Diagnosis.AlternativeRefusal) -> Never in
+            Diagnosis.alternativeRefused(
+                Diagnostics.label(of: base), call: call, context: context, reason: reason,
+                registeredAt: base.location, calledAt: calledAt
+            ).trap(file: fileID, line: line)
+        }
+        if case .set(let context, _, _) = change {
+            if context == .argument("") { refuse(.emptyArgument) }
+            if base.role.isContribution { refuse(.contribution) }
+            if let types = base.argumentTypes { refuse(.takesArguments(types.map(Diagnostics.shortName(of:)))) }
+            if base.isolation != .none { refuse(.isolated(onMainActor: base.isolation == .mainActor)) }
+        }
         let key = ObjectIdentifier(T.self)
+        // The registration `register` made: what every registration that a change put in its place
+        // remembers, so that an entry of any of them may change the one in force.
+        let origin = base.role.contextChoices?.origin ?? base
         while true {
             let current = registry.withLock { $0[key, base.name] }
             guard let current = current as? Registration<T>,
-                current === base || current.role.contextChoices?.origin == ObjectIdentifier(base)
-            else { return .refused(.noLongerRegistered) }
+                current === base || current.role.contextChoices?.origin === origin
+            else { refuse(.noLongerRegistered) }
+            if case .remove(let context?) = change,
+                current.role.contextChoices?.alternatives.contains(where: { $0.context == context }) != true
+            {
+                refuse(.noAlternative(has: current.role.contextChoices?.alternatives.map(\.context) ?? []))
+            }
             let choices =
                 (current.role.contextChoices as? ContextFactories<T>)
-                ?? ContextFactories(
-                    defaultBuild: current.build, alternatives: [], builds: [], origin: ObjectIdentifier(base))
-            if let earlier = choices.alternatives.first(where: { $0.context == context }) {
-                return .refused(.duplicate(earlier: earlier.location))
+                ?? ContextFactories(defaultBuild: current.build, alternatives: [], builds: [], origin: current)
+            let changed: ContextFactories<T>
+            let cause: String
+            switch change {
+            case .set(let context, let location, let build):
+                changed = choices.setting(context, at: location, build: build)
+                cause = "an alternative (on(\(context)))"
+            case .remove(let context):
+                changed = choices.removing(context)
+                cause = call
             }
-            let added = choices.adding(context, at: location, build: build)
-            let replacement = Registration(current, choices: added, build: added.selector)
+            let replacement = Registration(
+                current, choices: changed, build: changed.alternatives.isEmpty ? changed.defaultBuild : changed.selector)
             var discarded: [DiscardedInstance] = []
             let replaced = registry.withLock { registry in
-                // Another `on` may have come in between: then add to what it put in place.
+                // Another change may have come in between: then change what it put in place.
                 guard registry[key, base.name] === current else { return false }
                 registry[key, base.name] = replacement
                 current.slot?.discard(of: current, into: &discarded)
@@ -114,8 +278,8 @@ extension DependencyStore {
             // modifier chained after `on` applies to every instance from now on, as it would
             // before the first build.
             replacement.keptOptions?.withLock { $0.built = false }
-            closeReplaced(current, discarded: discarded, by: "an alternative (on(\(context)))")
-            return .added(replacement)
+            closeReplaced(current, discarded: discarded, by: cause)
+            return replacement
         }
     }
 

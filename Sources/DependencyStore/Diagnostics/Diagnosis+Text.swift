@@ -166,6 +166,25 @@ extension Diagnosis {
                     "  To fix: make '\(builtShortName)' a class, or declare the property with @Injected (or @ReleasableInjected)",
                     "  to hold the value strongly.",
                 ]
+        case .propertySetRefused(let wrapper, let type, let declaredAt, .insideItsOwnFirstRead):
+            return [
+                "DependencyStore: the \(wrapper) property of '\(type)' declared at \(declaredAt) was set inside its own first read, whose value would replace what was set.",
+                "",
+                "  Declared at: \(declaredAt)",
+                "  A factory, observer or decorator that the property's first read runs set it.",
+                "",
+                "  To fix: set the property before its first read or after it, not from code its resolution runs.",
+            ]
+        case .propertySetRefused(let wrapper, let type, let declaredAt, .notAnObject(let given)):
+            return [
+                "DependencyStore: the \(wrapper) property declared at \(declaredAt) holds '\(type)' weakly, but it was set to '\(given)', which is not a class instance.",
+                "",
+                "  Declared at: \(declaredAt)",
+                "",
+                "  A weak reference can only point at an object; a struct or an enum is copied, so there is nothing to hold weakly.",
+                "  To fix: set it to a class instance, or declare the property with @Injected (or @ReleasableInjected)",
+                "  to hold the value strongly.",
+            ]
         case .wrongIsolation(let request, let onMainActor, let registeredAt):
             return [
                 onMainActor
@@ -222,10 +241,15 @@ extension Diagnosis {
                 "  To fix: reset only registrations of .singleton or a custom scope (Scope(\"session\")), whose instances",
                 "  the store keeps; register what must be rebuilt on demand with one of those.",
             ]
-        case .resetOneNotRegistered(let call, let type, let calledAt, let store, let registeredNames, let closeMatches):
+        case .noRegistrationToChange(
+            let call, let purpose, let type, let calledAt, let store, let registeredNames, let closeMatches):
             var lines = [
-                "DependencyStore: \(call) found no registration to reset.", "", "  Called at: \(calledAt), on \(store)",
+                "DependencyStore: \(call) found no registration to \(purpose.verb).", "",
+                "  Called at: \(calledAt), on \(store)",
             ]
+            if case .alternatives(let parent?) = purpose {
+                lines.append("  '\(type)' is registered in \(parent), a parent of this store, and not in it")
+            }
             if !registeredNames.isEmpty {
                 let names = Set(registeredNames.map { $0.map { "\"\($0)\"" } ?? "no name" }).sorted()
                 lines.append("  '\(type)' is registered under: \(names.joined(separator: ", "))")
@@ -234,12 +258,21 @@ extension Diagnosis {
                 lines.append("  Registered, and close to what was asked for:")
                 lines += closeMatches.map { "    - \(Self.sentence($0, requested: type, resetting: true))" }
             }
-            return lines + [
-                "",
-                "  To fix: reset the type and name that were registered, as a resolve asks for them; a store resets only",
-                "  what it or its parents register.",
-            ]
-        case .alternativeRefused(let registration, let context, let reason, let registeredAt, let calledAt):
+            switch purpose {
+            case .reset:
+                return lines + [
+                    "",
+                    "  To fix: reset the type and name that were registered, as a resolve asks for them; a store resets only",
+                    "  what it or its parents register.",
+                ]
+            case .alternatives(let parent):
+                return lines + [
+                    "",
+                    "  To fix: " + (parent == nil ? "register '\(type)' in this store first, or name the registration as it was made." : "register '\(type)' in this store (it wins over the parent's registration and its alternatives),"),
+                ] + (parent == nil ? [] : ["  or change the alternatives through the store that registers it."])
+            }
+        case .alternativeRefused(let registration, let call, let context, let reason, let registeredAt, let calledAt):
+            let context = context.map { "\($0)" } ?? "..."
             let (what, fix): (String, [String]) =
                 switch reason {
                 case .emptyArgument:
@@ -271,19 +304,26 @@ extension Diagnosis {
                             "  { store in DependencyContext.isActive(\(context)) ? ... : ... }",
                         ]
                     )
-                case .duplicate(let earlier):
+                case .noAlternative(let contexts):
                     (
-                        "it has an alternative for \(context) already, given at \(earlier)",
-                        ["keep one of the two on(\(context)) calls"]
+                        "it has no alternative for \(context); "
+                            + (contexts.isEmpty
+                                ? "it has none"
+                                : "it has alternatives for \(contexts.map { "\($0)" }.joined(separator: ", "))"),
+                        ["remove one of those, or all of them with removeAlternatives(of:) and no context"]
                     )
                 case .noLongerRegistered:
                     (
                         "the store no longer holds this registration: it was replaced, unregistered or unloaded since",
-                        ["call on(_:_:) on the entry the registration in force returned, chained on its register"]
+                        [
+                            "call on(_:_:) on the entry the registration in force returned, chained on its register,",
+                            "or change it by type: store.on(_:for:) and store.removeAlternatives(of:)",
+                        ]
                     )
                 }
+            let change = if case .noAlternative = reason { "remove the alternative" } else { "add the alternative" }
             return [
-                "DependencyStore: on(\(context)) on '\(registration)' cannot add the alternative: \(what).",
+                "DependencyStore: \(call) on '\(registration)' cannot \(change): \(what).",
                 "",
                 "  Called at: \(calledAt)",
                 "  Registered at: \(registeredAt)",

@@ -45,6 +45,17 @@ indirect enum Diagnosis: Sendable {
     /// the scope `registration` says, built a `built`, which is not an object.
     case weakInjectedNeedsAClass(
         Request, built: String, builtShortName: String, registration: (at: SourceLocation, scope: Scope)?)
+    /// A set of the property `wrapper` (such as `@Injected`) of `type`, declared at `declaredAt`,
+    /// that cannot be done, for `problem`.
+    case propertySetRefused(wrapper: String, type: String, declaredAt: SourceLocation, problem: SetProblem)
+
+    /// Why a set of an injected property cannot be done.
+    enum SetProblem {
+        /// It runs inside the property's own first read, whose value would replace it.
+        case insideItsOwnFirstRead
+        /// A `@WeakInjected` property set to a value of this type, which is not a class.
+        case notAnObject(String)
+    }
     /// A synchronous resolve of a registration whose factory cannot run here: a main-actor one off
     /// the main actor when `onMainActor`, otherwise an `async` one.
     case wrongIsolation(Request, onMainActor: Bool, registeredAt: SourceLocation)
@@ -78,19 +89,36 @@ indirect enum Diagnosis: Sendable {
     /// `reset(_:name:)` of the registration labelled `registration` (made at `registeredAt`, in
     /// `store`), whose scope keeps no instance.
     case resetOneKeepsNothing(String, scope: Scope, registeredAt: SourceLocation, calledAt: SourceLocation)
-    /// `reset(_:name:)` (`call`, at `calledAt`, on `store`) of a type (short name `type`) that
-    /// neither the store nor a parent registers under that name: the names it is registered
-    /// under, and the registered types close to it.
-    case resetOneNotRegistered(
-        call: String, type: String, calledAt: SourceLocation, store: String, registeredNames: [String?],
-        closeMatches: [CloseMatch])
-    /// `on(context)`, called at `calledAt`, on the registration labelled `registration`, made at
-    /// `registeredAt`, which cannot take that alternative, for `reason`.
+    /// `call` (`reset(_:name:)`, or a call that changes alternatives), at `calledAt`, on `store`,
+    /// for a type (short name `type`) that the store does not register under that name (for a
+    /// reset, neither does a parent): the names it is registered under, and the registered types
+    /// close to it.
+    case noRegistrationToChange(
+        call: String, purpose: ChangePurpose, type: String, calledAt: SourceLocation, store: String,
+        registeredNames: [String?], closeMatches: [CloseMatch])
+
+    /// What a call that found no registration meant to change.
+    enum ChangePurpose {
+        /// Reset the instance it keeps.
+        case reset
+        /// Change its alternatives: the store's own registration, which a parent (`store`, if
+        /// one) may make instead.
+        case alternatives(registeredInParent: String?)
+
+        var verb: String {
+            switch self {
+            case .reset: "reset"
+            case .alternatives: "change the alternatives of"
+            }
+        }
+    }
+    /// `call`, at `calledAt`, on the registration labelled `registration`, made at `registeredAt`,
+    /// which cannot change its alternatives for `context` (all of them for `nil`), for `reason`.
     case alternativeRefused(
-        String, context: DependencyContext, reason: AlternativeRefusal, registeredAt: SourceLocation,
+        String, call: String, context: DependencyContext?, reason: AlternativeRefusal, registeredAt: SourceLocation,
         calledAt: SourceLocation)
 
-    /// Why `on(_:_:)` refused an alternative.
+    /// Why `on(_:_:)` refused an alternative, or `removeAlternatives` a removal.
     enum AlternativeRefusal {
         /// `.argument("")`: no launch argument is empty.
         case emptyArgument
@@ -100,8 +128,9 @@ indirect enum Diagnosis: Sendable {
         case takesArguments([String])
         /// Its factory runs on the main actor, or is `async`.
         case isolated(onMainActor: Bool)
-        /// The registration has an alternative for the same context, given at `earlier`.
-        case duplicate(earlier: SourceLocation)
+        /// `removeAlternatives(for:)` of a context the registration has no alternative for; it
+        /// has these.
+        case noAlternative(has: [DependencyContext])
         /// The store no longer holds the registration: replaced, unregistered or unloaded since.
         case noLongerRegistered
     }

@@ -93,8 +93,8 @@ public struct ResolutionError: Error, CustomStringConvertible {
             (kind, typeName, chain) = (.cycle, request.requested, request.chain)
         case .factoryThrew, .resetKeepsNothing, .nonPositiveTimeout, .closingNeverRuns, .closeFailed,
             .cachingCannotApply,
-            .resetOneKeepsNothing, .resetOneNotRegistered,
-            .alternativeRefused:
+            .resetOneKeepsNothing, .noRegistrationToChange,
+            .alternativeRefused, .propertySetRefused:
             preconditionFailure("DependencyStore: not the failure of a resolve: \(diagnosis)")
         }
     }

@@ -79,13 +79,44 @@ public struct Injected<T> {
         }
     }
 
-    /// The resolved dependency: resolved on first read, the same value afterwards.
+    /// The resolved dependency: resolved on first read, the same value afterwards; or the value
+    /// last set.
+    ///
+    /// A set, as a test does to put a mock in, is what every later read returns:
+    ///
+    /// ```swift
+    /// final class GreetingViewModel {
+    ///     @Injected var accessTokenService: AccessTokenServiceType
+    /// }
+    ///
+    /// let model = GreetingViewModel()
+    /// model.accessTokenService = MockAccessTokenService()
+    /// ```
+    ///
+    /// It resolves nothing. Set before the first read, the property lets go of the store it was
+    /// bound to and never resolves; set after, it replaces the value it resolved. A set waits
+    /// for a first read under way on another thread, so it is never lost to it. Each value set
+    /// after the first stays allocated until the property goes (a read takes no lock, so a read
+    /// on another thread may still be copying the value a set replaced). A set inside the
+    /// property's own first read (from a factory or an observer that read runs) traps, naming
+    /// the property.
     @inlinable
     public var wrappedValue: T {
-        if let published = cell.gate.published {
-            return published.assumingMemoryBound(to: T.self).pointee
+        get {
+            if let published = cell.gate.published {
+                return published.assumingMemoryBound(to: T.self).pointee
+            }
+            return resolveFirst()
         }
-        return resolveFirst()
+        nonmutating set {
+            set(newValue)
+        }
+    }
+
+    /// The setter's work, in the library.
+    @usableFromInline
+    func set(_ value: T) {
+        cell.set(value, wrapper: "@Injected", declaring: T.self)
     }
 
     /// The property itself, for `$greeting.isResolved`.
@@ -95,7 +126,8 @@ public struct Injected<T> {
     /// ```
     public var projectedValue: Injected<T> { self }
 
-    /// Whether the first read has resolved the value: `false` until then, `true` for ever after.
+    /// Whether the first read has resolved the value, or a set has given it one: `false` until
+    /// then, `true` for ever after.
     ///
     /// There is no `release()`: see ``Injected`` for why, and use ``ReleasableInjected`` for a
     /// value to drop and resolve again.

@@ -86,6 +86,28 @@ struct OnceCell<Value> {
     /// Who resolves: the property on its first read, or the `Lazy` handle made of it.
     var requester: Requester { header.pointee.requester }
 
+    /// Sets the property to `value`: what every later read returns (see ``Injected``'s setter).
+    /// Inside the gate, so that a first read in flight publishes first; the first value goes to
+    /// the room, each later one to an allocation of its own, since a reader without a lock may be
+    /// copying the one it replaces. A set before the first read lets go of the store: the
+    /// property never resolves. The binding is released after the gate is left: it may be the
+    /// store's last owner, whose end runs closes.
+    func set(_ value: Value, wrapper: String, declaring type: Any.Type) {
+        let header = self.header
+        enterGateToSet(
+            gate, wrapper: wrapper, type: type, name: OnceHeader.name(in: header), requester: header.pointee.requester)
+        if let published = gate.published {
+            let replacement = SetValue(value)
+            OnceHeader.keep(replacement, replacing: published, in: header)
+            gate.replace(with: UnsafeMutableRawPointer(replacement.address))
+        } else {
+            publish(value)
+        }
+        let binding = OnceHeader.takeBindingForSet(in: header)
+        gate.leave()
+        withExtendedLifetime(binding) {}
+    }
+
     /// Publishes `value`. Call once, from the one thread inside the gate.
     func publish(_ value: Value) {
         // The words' address first, then the value placed there: a closure that captured the
@@ -172,6 +194,9 @@ struct OnceHeader {
     /// two words more to write). Set once, as the storage is made.
     var nameAddress: UnsafeMutablePointer<String>?
     let requester: Requester
+    /// The values sets published after the first value, and where that one is: `nil` until a
+    /// set replaces a published value. Written inside the gate.
+    var replaced: ReplacedValues?
     /// The type of the value, to destroy it with the storage.
     let valueType: Any.Type
     /// How the value is destroyed with the storage.
@@ -185,6 +210,7 @@ struct OnceHeader {
         store = binding.unretainedStore
         self.binding = binding
         nameAddress = nil
+        replaced = nil
         self.requester = requester
         self.valueType = valueType
         self.destruction = destruction
@@ -214,6 +240,33 @@ struct OnceHeader {
         if isKnownUniquelyReferenced(&store) {
             header.pointee.binding = .resolvedKeeping(store)
         }
+    }
+
+    /// What a set takes of the binding: the store, or what it resolves through, before the first
+    /// read, for the caller to release once it has left the gate; `.resolved` after it, when the
+    /// binding holds nothing or a store the first read's value needs (`resolvedKeeping`). Field by
+    /// field, as `dropBinding(in:)`.
+    static func takeBindingForSet(in header: UnsafeMutablePointer<OnceHeader>) -> InjectedBinding {
+        switch header.pointee.binding {
+        case .resolved, .resolvedKeeping:
+            return .resolved
+        case .store, .core:
+            header.pointee.store = nil
+            let taken = header.pointee.binding
+            header.pointee.binding = .resolved
+            return taken
+        }
+    }
+
+    /// Keeps `replacement`, whose value a set publishes in place of the one at `published`, for
+    /// as long as the storage lives. Inside the gate.
+    static func keep(
+        _ replacement: AnyObject, replacing published: UnsafeMutableRawPointer, in header: UnsafeMutablePointer<OnceHeader>
+    ) {
+        if header.pointee.replaced == nil {
+            header.pointee.replaced = ReplacedValues(firstValue: published)
+        }
+        header.pointee.replaced.unsafelyUnwrapped.values.append(replacement)
     }
 
     /// Enters the gate of the property whose header this is, for its first read, on the thread of
@@ -415,11 +468,40 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
 
     deinit {
         withUnsafeMutablePointerToHeader { header in
-            if let value = RawGate(existingAt: gateAddress).published {
+            // The value in the room: a set's later values are their allocations' to destroy.
+            if let value = header.pointee.replaced?.firstValue ?? RawGate(existingAt: gateAddress).published {
                 header.pointee.destruction.destroy(header.pointee.valueType, at: value)
             }
             header.pointee.nameAddress?.deinitialize(count: 1)
         }
         // The header itself is destroyed by `ManagedBuffer`.
+    }
+}
+
+/// What sets of a property published after its first value: kept until the property goes, since a
+/// read takes no lock and may be copying any of them.
+final class ReplacedValues {
+    /// The first value published, in the storage's room.
+    let firstValue: UnsafeMutableRawPointer
+    /// The later values, each a `SetValue`, in the order they were set.
+    var values: [AnyObject] = []
+
+    init(firstValue: UnsafeMutableRawPointer) {
+        self.firstValue = firstValue
+    }
+}
+
+/// A value a set published in place of another: an allocation of its own, which never moves.
+final class SetValue<Value> {
+    let address: UnsafeMutablePointer<Value>
+
+    init(_ value: Value) {
+        address = .allocate(capacity: 1)
+        address.initialize(to: value)
+    }
+
+    deinit {
+        address.deinitialize(count: 1)
+        address.deallocate()
     }
 }

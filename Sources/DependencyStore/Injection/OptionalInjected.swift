@@ -43,15 +43,21 @@ public struct OptionalInjected<T> {
     }
 
     /// The resolved dependency, or `nil` when it is not registered: decided on first read, the
-    /// same afterwards.
+    /// same afterwards; or the value last set, `nil` included. A set works as
+    /// ``Injected/wrappedValue``'s does.
     public var wrappedValue: T? {
-        if let published = cell.gate.published {
-            return published.assumingMemoryBound(to: T?.self).pointee
+        get {
+            if let published = cell.gate.published {
+                return published.assumingMemoryBound(to: T?.self).pointee
+            }
+            return resolveOnce(cell: cell, type: T.self) { cell in
+                let header = cell.header
+                return header.pointee.binding.store.resolveIfRegistered(
+                    T.self, name: OnceHeader.name(in: header), requester: header.pointee.requester)
+            }
         }
-        return resolveOnce(cell: cell, type: T.self) { cell in
-            let header = cell.header
-            return header.pointee.binding.store.resolveIfRegistered(
-                T.self, name: OnceHeader.name(in: header), requester: header.pointee.requester)
+        nonmutating set {
+            cell.set(newValue, wrapper: "@OptionalInjected", declaring: T.self)
         }
     }
 }

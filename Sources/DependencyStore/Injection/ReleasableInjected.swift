@@ -75,29 +75,42 @@ public final class ReleasableInjected<T> {
     }
 
     /// The resolved dependency: resolved on the first read and on the first read after each
-    /// ``release()``, the same value in between.
+    /// ``release()``, the same value in between; or the value last set, until a `release()`.
+    ///
+    /// A set (a test's mock) resolves nothing and keeps the binding: after `release()`, the next
+    /// read resolves from the store again. A set waits for a first read under way on another
+    /// thread, and one inside the property's own first read traps, as ``Injected``'s does.
     ///
     /// ```swift
     /// let token = session.token
     /// ```
     public var wrappedValue: T {
-        if let held = value.withLock({ $0 }) {
-            return held
+        get {
+            if let held = value.withLock({ $0 }) {
+                return held
+            }
+            let requester = Requester.releasableInjectedProperty(declaration)
+            return resolveHoldingGate(
+                gate, type: T.self, name: name, requester: requester,
+                held: { value.withLock { $0 } },
+                resolve: { binding.resolve(T.self, name: name, arguments: .none, requester: requester) },
+                keep: { resolved in value.withLock { $0 = resolved } }
+            )
         }
-        let requester = Requester.releasableInjectedProperty(declaration)
-        return resolveHoldingGate(
-            gate, type: T.self, name: name, requester: requester,
-            held: { value.withLock { $0 } },
-            resolve: { binding.resolve(T.self, name: name, arguments: .none, requester: requester) },
-            keep: { resolved in value.withLock { $0 = resolved } }
-        )
+        set {
+            enterGateToSet(
+                gate.raw, wrapper: "@ReleasableInjected", type: T.self, name: name,
+                requester: .releasableInjectedProperty(declaration))
+            let replaced = value.withLock { value in
+                defer { value = newValue }
+                return value
+            }
+            gate.leave()
+            // Dropped here, with the lock and the gate left: its deinit may run now.
+            withExtendedLifetime(replaced) {}
+        }
     }
 
-    /// The property itself, for `$session.isResolved` and `$session.release()`.
-    ///
-    /// ```swift
-    /// if $session.isResolved { $session.release() }
-    /// ```
     public var projectedValue: ReleasableInjected<T> { self }
 
     /// Whether the property holds a value: `true` from the first read until ``release()``, so

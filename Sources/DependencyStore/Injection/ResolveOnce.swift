@@ -149,3 +149,20 @@ func resolveHoldingGate<Value>(
     keep(value)
     return value
 }
+
+/// Enters `gate` for a set of the property (`wrapper`, of `type` and `name`, for `requester`):
+/// after a first read in flight on another thread has published, so that the set is what every
+/// later read returns. The caller sets, then leaves the gate. A set inside the property's own
+/// first read traps, naming the property: that read would publish its value over the set one.
+func enterGateToSet(_ gate: RawGate, wrapper: String, type: Any.Type, name: String?, requester: Requester) {
+    let stack = ResolutionStack.current
+    if gate.isHeld(by: stack) {
+        Diagnosis.propertySetRefused(
+            wrapper: wrapper, type: Diagnostics.shortName(of: type), declaredAt: requester.location,
+            problem: .insideItsOwnFirstRead
+        ).trap(file: requester.location.fileID, line: requester.location.line)
+    }
+    if let refusal = gate.enter(on: stack, waitingFor: .property(type: type, name: name, requester: requester)) {
+        DependencyStore.refused(refusal, resolving: type, name: name, at: requester)
+    }
+}

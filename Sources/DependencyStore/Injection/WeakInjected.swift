@@ -84,41 +84,59 @@ public final class WeakInjected<T> {
     /// Resolved on the first read and on the first read after each ``release()``; in between,
     /// reads return what that read resolved, or `nil`, and never resolve again.
     ///
+    /// A set holds its object weakly too, and counts as the read: reads return it while
+    /// something else keeps it alive, until a `release()`. Set to an instance that is not a class's,
+    /// it traps, naming the property. A set waits for a first read under way on another thread,
+    /// and one inside the property's own first read traps, as ``Injected``'s does.
+    ///
     /// ```swift
     /// coordinator?.stepDidFinish()
     /// ```
     public var wrappedValue: T? {
-        if let held = state.withLock({ $0.held }) {
-            return held.map(Self.cast)
-        }
-        let requester = Requester.weakInjectedProperty(declaration)
-        return resolveHoldingGate(
-            gate, type: T.self, name: name, requester: requester,
-            held: { state.withLock { $0.held }.map { $0.map(Self.cast) } },
-            resolve: {
-                let value = binding.resolve(T.self, name: name, arguments: .none, requester: requester)
-                guard Swift.type(of: value as Any) is AnyClass else {
-                    let error = binding.store.weakInjectedNeedsAClass(
-                        T.self, name: name, built: value, declaration: declaration)
-                    DependencyStore.fail(error, resolving: T.self, name: name, at: requester)
-                }
-                return value
-            },
-            keep: { value in
-                let object = value.map { $0 as AnyObject }
-                state.withLock { state in
-                    state.isResolved = true
-                    state.object = object
-                }
+        get {
+            if let held = state.withLock({ $0.held }) {
+                return held.map(Self.cast)
             }
-        )
+            let requester = Requester.weakInjectedProperty(declaration)
+            return resolveHoldingGate(
+                gate, type: T.self, name: name, requester: requester,
+                held: { state.withLock { $0.held }.map { $0.map(Self.cast) } },
+                resolve: {
+                    let value = binding.resolve(T.self, name: name, arguments: .none, requester: requester)
+                    guard Swift.type(of: value as Any) is AnyClass else {
+                        let error = binding.store.weakInjectedNeedsAClass(
+                            T.self, name: name, built: value, declaration: declaration)
+                        DependencyStore.fail(error, resolving: T.self, name: name, at: requester)
+                    }
+                    return value
+                },
+                keep: { value in
+                    let object = value.map { $0 as AnyObject }
+                    state.withLock { state in
+                        state.isResolved = true
+                        state.object = object
+                    }
+                }
+            )
+        }
+        set {
+            let requester = Requester.weakInjectedProperty(declaration)
+            if let newValue, !(Swift.type(of: newValue as Any) is AnyClass) {
+                Diagnosis.propertySetRefused(
+                    wrapper: "@WeakInjected", type: Diagnostics.shortName(of: T.self), declaredAt: declaration,
+                    problem: .notAnObject(Diagnostics.shortName(of: Swift.type(of: newValue as Any)))
+                ).trap(file: declaration.fileID, line: declaration.line)
+            }
+            let object = newValue.map { $0 as AnyObject }
+            enterGateToSet(gate.raw, wrapper: "@WeakInjected", type: T.self, name: name, requester: requester)
+            state.withLock { state in
+                state.isResolved = true
+                state.object = object
+            }
+            gate.leave()
+        }
     }
 
-    /// The property itself, for `$coordinator.isResolved` and `$coordinator.release()`.
-    ///
-    /// ```swift
-    /// $coordinator.release()
-    /// ```
     public var projectedValue: WeakInjected<T> { self }
 
     /// Whether a read has resolved since the property was created or last released: `true` even

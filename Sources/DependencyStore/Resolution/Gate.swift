@@ -58,6 +58,12 @@ struct RawGate {
             dependency_store_gate_publish(cell, address), "DependencyStore: an injected value was published twice")
     }
 
+    /// Publishes `address` in place of the published one, with release ordering: a set of the
+    /// property. Only the holder calls this, and keeps the old value alive for readers.
+    func replace(with address: UnsafeMutableRawPointer) {
+        dependency_store_gate_replace(cell, address)
+    }
+
     /// The holder's identity, or `nil` when the gate is free (or its holder is just entering or
     /// leaving).
     @inline(__always)

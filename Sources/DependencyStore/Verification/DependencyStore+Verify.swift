@@ -292,7 +292,7 @@ private struct VerificationPlan {
         }
         .sorted { $0.0.lexicographicallyPrecedes($1.0) }
         .map(\.1)
-        withAlternatives = registrations.filter { $0.role.contextChoices != nil }
+        withAlternatives = registrations.filter { $0.role.contextChoices?.alternatives.isEmpty == false }
 
         var usedSamples = Set<Int>()
         // Each alternative not in force, right after its registration, as a root of its own: a

@@ -203,6 +203,11 @@ void *_Nullable dependency_store_gate_published(dependency_store_gate *_Nonnull 
 /// was published already.
 bool dependency_store_gate_publish(dependency_store_gate *_Nonnull gate, void *_Nonnull address);
 
+/// Publishes `address` in place of the one published, with release ordering: a set of an injected
+/// property. Only the holder calls this; the value at the old address stays alive, since a reader
+/// may be copying it.
+void dependency_store_gate_replace(dependency_store_gate *_Nonnull gate, void *_Nonnull address);
+
 // MARK: - Removal epochs and what threads and chains publish (see Tombstones.swift)
 //
 // Every operation on a chain's cells and on the epoch is sequentially consistent with the
