@@ -96,16 +96,17 @@ struct OnceCell<Value> {
         let header = self.header
         enterGateToSet(
             gate, wrapper: wrapper, type: type, name: OnceHeader.name(in: header), requester: header.pointee.requester)
+        let released: InjectedBinding
         if let published = gate.published {
             let replacement = SetValue(value)
-            OnceHeader.keep(replacement, replacing: published, in: header)
+            released = OnceHeader.keep(replacement, replacing: published, in: header)
             gate.replace(with: UnsafeMutableRawPointer(replacement.address))
         } else {
+            released = OnceHeader.takeBindingForSet(in: header)
             publish(value)
         }
-        let binding = OnceHeader.takeBindingForSet(in: header)
         gate.leave()
-        withExtendedLifetime(binding) {}
+        withExtendedLifetime(released) {}
     }
 
     /// Publishes `value`. Call once, from the one thread inside the gate.
@@ -194,9 +195,6 @@ struct OnceHeader {
     /// two words more to write). Set once, as the storage is made.
     var nameAddress: UnsafeMutablePointer<String>?
     let requester: Requester
-    /// The values sets published after the first value, and where that one is: `nil` until a
-    /// set replaces a published value. Written inside the gate.
-    var replaced: ReplacedValues?
     /// The type of the value, to destroy it with the storage.
     let valueType: Any.Type
     /// How the value is destroyed with the storage.
@@ -210,7 +208,6 @@ struct OnceHeader {
         store = binding.unretainedStore
         self.binding = binding
         nameAddress = nil
-        replaced = nil
         self.requester = requester
         self.valueType = valueType
         self.destruction = destruction
@@ -242,31 +239,35 @@ struct OnceHeader {
         }
     }
 
-    /// What a set takes of the binding: the store, or what it resolves through, before the first
-    /// read, for the caller to release once it has left the gate; `.resolved` after it, when the
-    /// binding holds nothing or a store the first read's value needs (`resolvedKeeping`). Field by
-    /// field, as `dropBinding(in:)`.
+    /// What a set before the first read takes of the binding: the store, or what it resolves
+    /// through, for the caller to release once it has left the gate. Field by field, as
+    /// `dropBinding(in:)`.
     static func takeBindingForSet(in header: UnsafeMutablePointer<OnceHeader>) -> InjectedBinding {
-        switch header.pointee.binding {
-        case .resolved, .resolvedKeeping:
-            return .resolved
-        case .store, .core:
-            header.pointee.store = nil
-            let taken = header.pointee.binding
-            header.pointee.binding = .resolved
-            return taken
-        }
+        header.pointee.store = nil
+        let taken = header.pointee.binding
+        header.pointee.binding = .resolved
+        return taken
     }
 
     /// Keeps `replacement`, whose value a set publishes in place of the one at `published`, for
-    /// as long as the storage lives. Inside the gate.
+    /// as long as the storage lives, in the binding (`.replaced`): after a first read, the binding
+    /// holds nothing to resolve with, at most the store a first read kept. Returns what the caller
+    /// releases after leaving the gate. Inside the gate.
     static func keep(
         _ replacement: AnyObject, replacing published: UnsafeMutableRawPointer, in header: UnsafeMutablePointer<OnceHeader>
-    ) {
-        if header.pointee.replaced == nil {
-            header.pointee.replaced = ReplacedValues(firstValue: published)
+    ) -> InjectedBinding {
+        switch header.pointee.binding {
+        case .replaced(let replaced):
+            replaced.values.append(replacement)
+            return .resolved
+        case .resolvedKeeping(let store):
+            header.pointee.binding = .replaced(ReplacedValues(firstValue: published, keeping: store, replacement))
+            return .resolved
+        case .resolved, .store, .core:
+            let taken = takeBindingForSet(in: header)
+            header.pointee.binding = .replaced(ReplacedValues(firstValue: published, keeping: nil, replacement))
+            return taken
         }
-        header.pointee.replaced.unsafelyUnwrapped.values.append(replacement)
     }
 
     /// Enters the gate of the property whose header this is, for its first read, on the thread of
@@ -469,7 +470,13 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
     deinit {
         withUnsafeMutablePointerToHeader { header in
             // The value in the room: a set's later values are their allocations' to destroy.
-            if let value = header.pointee.replaced?.firstValue ?? RawGate(existingAt: gateAddress).published {
+            let value: UnsafeMutableRawPointer?
+            if case .replaced(let replaced) = header.pointee.binding {
+                value = replaced.firstValue
+            } else {
+                value = RawGate(existingAt: gateAddress).published
+            }
+            if let value {
                 header.pointee.destruction.destroy(header.pointee.valueType, at: value)
             }
             header.pointee.nameAddress?.deinitialize(count: 1)
@@ -479,15 +486,19 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
 }
 
 /// What sets of a property published after its first value: kept until the property goes, since a
-/// read takes no lock and may be copying any of them.
+/// read takes no lock and may be copying any of them. The binding holds it (`.replaced`).
 final class ReplacedValues {
     /// The first value published, in the storage's room.
     let firstValue: UnsafeMutableRawPointer
+    /// The store the first read kept (`InjectedBinding.resolvedKeeping`), kept still.
+    let keeping: DependencyStore?
     /// The later values, each a `SetValue`, in the order they were set.
-    var values: [AnyObject] = []
+    var values: [AnyObject]
 
-    init(firstValue: UnsafeMutableRawPointer) {
+    init(firstValue: UnsafeMutableRawPointer, keeping: DependencyStore?, _ replacement: AnyObject) {
         self.firstValue = firstValue
+        self.keeping = keeping
+        values = [replacement]
     }
 }
 

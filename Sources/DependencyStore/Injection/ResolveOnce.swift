@@ -17,6 +17,8 @@ enum InjectedBinding {
     /// what the store kept (the value it handed out among them) before the caller has it (see
     /// `OnceHeader.dropBinding(in:)`).
     case resolvedKeeping(DependencyStore)
+    /// Set after its first value was published: what the property keeps of the values it held.
+    case replaced(ReplacedValues)
 
     /// Binds to `store`, by the rule above.
     init(_ store: DependencyStore) {
@@ -53,7 +55,7 @@ enum InjectedBinding {
     var unretainedStore: Unmanaged<DependencyStore>? {
         switch self {
         case .store(let store): Unmanaged.passUnretained(store)
-        case .core, .resolved, .resolvedKeeping: nil
+        case .core, .resolved, .resolvedKeeping, .replaced: nil
         }
     }
 
@@ -62,7 +64,7 @@ enum InjectedBinding {
         switch self {
         case .store(let store): store.verifier
         case .core(let origin): origin.core.verifier
-        case .resolved, .resolvedKeeping: nil
+        case .resolved, .resolvedKeeping, .replaced: nil
         }
     }
 
@@ -71,7 +73,7 @@ enum InjectedBinding {
         switch self {
         case .store(let store): store
         case .core(let origin): DependencyStore.resolving(through: origin.core)
-        case .resolved, .resolvedKeeping: preconditionFailure("DependencyStore: an injected property resolved twice")
+        case .resolved, .resolvedKeeping, .replaced: preconditionFailure("DependencyStore: an injected property resolved twice")
         }
     }
 }

@@ -43,7 +43,7 @@ extension InjectedBinding {
                 type, name: name, arguments: arguments, requester: requester, in: store, lookingFirst: true)
         case .core(let origin):
             return Self.resolve(type, name: name, arguments: arguments, requester: requester, createdBy: origin)
-        case .resolved, .resolvedKeeping:
+        case .resolved, .resolvedKeeping, .replaced:
             preconditionFailure("DependencyStore: an injected property resolved twice")
         }
     }
