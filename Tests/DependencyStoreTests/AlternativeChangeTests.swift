@@ -141,7 +141,8 @@ import Testing
                 "DependencyStore: on(.test, for: Transport.self, name: \"backup\") found no registration to change the alternatives of."
             ), "\(text)")
         #expect(text.contains("'Transport' is registered under: no name"))
-        #expect(text.contains("To fix: register 'Transport' in this store first, or name the registration as it was made."))
+        #expect(
+            text.contains("To fix: register 'Transport' in this store first, or name the registration as it was made."))
 
         let inParent = try await #require(
             #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -154,7 +155,8 @@ import Testing
         #expect(parentText.contains("removeAlternatives(of: Transport.self) found no registration"), "\(parentText)")
         #expect(parentText.contains("'Transport' is registered in "), "\(parentText)")
         #expect(parentText.contains("a parent of this store, and not in it"))
-        #expect(parentText.contains("To fix: register 'Transport' in this store (it wins over the parent's registration"))
+        #expect(
+            parentText.contains("To fix: register 'Transport' in this store (it wins over the parent's registration"))
     }
 
     @Test func removingAnAlternativeTheRegistrationDoesNotHaveTrapsNamingThoseItHas() async throws {

@@ -82,7 +82,8 @@ final class ContextFactories<T>: ContextChoices, @unchecked Sendable {
 
     /// These choices with the alternative for `context` given at `location`: added after the
     /// others, or in place of the one for `context` there was.
-    func setting(_ context: DependencyContext, at location: SourceLocation, build: @escaping Build) -> ContextFactories {
+    func setting(_ context: DependencyContext, at location: SourceLocation, build: @escaping Build) -> ContextFactories
+    {
         var alternatives = alternatives
         var builds = builds
         let alternative = Alternative(context: context, location: location)

@@ -104,7 +104,8 @@ extension DependencyStore {
     ) -> RegistrationEntry<T> {
         let calledAt = SourceLocation(fileID: fileID, line: line)
         let call = "on(\(context), for: \(Diagnostics.shortName(of: type)).self\(Self.nameArgument(name)))"
-        let registration = ownRegistrationToChange(type, name: name, call: call, calledAt: calledAt, fileID: fileID, line: line)
+        let registration = ownRegistrationToChange(
+            type, name: name, call: call, calledAt: calledAt, fileID: fileID, line: line)
         let changed = changeAlternatives(
             of: registration, .set(context, at: calledAt, build: { store, _ in factory(store) }), call: call,
             calledAt: calledAt, fileID: fileID, line: line)
@@ -150,7 +151,8 @@ extension DependencyStore {
         let call =
             "removeAlternatives(of: \(Diagnostics.shortName(of: type)).self\(Self.nameArgument(name))"
             + (context.map { ", for: \($0))" } ?? ")")
-        let registration = ownRegistrationToChange(type, name: name, call: call, calledAt: calledAt, fileID: fileID, line: line)
+        let registration = ownRegistrationToChange(
+            type, name: name, call: call, calledAt: calledAt, fileID: fileID, line: line)
         let before = registration.role.contextChoices?.alternatives.map(\.context) ?? []
         // Nothing to remove from a registration with none, unless a context was named.
         if before.isEmpty, context == nil { return [] }
@@ -264,7 +266,8 @@ extension DependencyStore {
                 cause = call
             }
             let replacement = Registration(
-                current, choices: changed, build: changed.alternatives.isEmpty ? changed.defaultBuild : changed.selector)
+                current, choices: changed, build: changed.alternatives.isEmpty ? changed.defaultBuild : changed.selector
+            )
             var discarded: [DiscardedInstance] = []
             let replaced = registry.withLock { registry in
                 // Another change may have come in between: then change what it put in place.

@@ -268,7 +268,10 @@ extension Diagnosis {
             case .alternatives(let parent):
                 return lines + [
                     "",
-                    "  To fix: " + (parent == nil ? "register '\(type)' in this store first, or name the registration as it was made." : "register '\(type)' in this store (it wins over the parent's registration and its alternatives),"),
+                    "  To fix: "
+                        + (parent == nil
+                            ? "register '\(type)' in this store first, or name the registration as it was made."
+                            : "register '\(type)' in this store (it wins over the parent's registration and its alternatives),"),
                 ] + (parent == nil ? [] : ["  or change the alternatives through the store that registers it."])
             }
         case .alternativeRefused(let registration, let call, let context, let reason, let registeredAt, let calledAt):

@@ -254,7 +254,8 @@ struct OnceHeader {
     /// holds nothing to resolve with, at most the store a first read kept. Returns what the caller
     /// releases after leaving the gate. Inside the gate.
     static func keep(
-        _ replacement: AnyObject, replacing published: UnsafeMutableRawPointer, in header: UnsafeMutablePointer<OnceHeader>
+        _ replacement: AnyObject, replacing published: UnsafeMutableRawPointer,
+        in header: UnsafeMutablePointer<OnceHeader>
     ) -> InjectedBinding {
         switch header.pointee.binding {
         case .replaced(let replaced):

@@ -111,6 +111,11 @@ public final class ReleasableInjected<T> {
         }
     }
 
+    /// The property itself, for `$session.isResolved` and `$session.release()`.
+    ///
+    /// ```swift
+    /// if $session.isResolved { $session.release() }
+    /// ```
     public var projectedValue: ReleasableInjected<T> { self }
 
     /// Whether the property holds a value: `true` from the first read until ``release()``, so

@@ -73,7 +73,8 @@ enum InjectedBinding {
         switch self {
         case .store(let store): store
         case .core(let origin): DependencyStore.resolving(through: origin.core)
-        case .resolved, .resolvedKeeping, .replaced: preconditionFailure("DependencyStore: an injected property resolved twice")
+        case .resolved, .resolvedKeeping, .replaced:
+            preconditionFailure("DependencyStore: an injected property resolved twice")
         }
     }
 }

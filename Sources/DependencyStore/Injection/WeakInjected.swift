@@ -137,6 +137,11 @@ public final class WeakInjected<T> {
         }
     }
 
+    /// The property itself, for `$coordinator.isResolved` and `$coordinator.release()`.
+    ///
+    /// ```swift
+    /// $coordinator.release()
+    /// ```
     public var projectedValue: WeakInjected<T> { self }
 
     /// Whether a read has resolved since the property was created or last released: `true` even

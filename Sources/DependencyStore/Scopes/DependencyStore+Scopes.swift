@@ -120,7 +120,8 @@ extension DependencyStore {
         guard let (registration, own) = found else {
             let registered = sequence(first: self, next: \.parent).flatMap { $0.registry.withLock { $0.all } }
             Diagnosis.noRegistrationToChange(
-                call: call, purpose: .reset, type: Diagnostics.shortName(of: type), calledAt: location, store: "\(self)",
+                call: call, purpose: .reset, type: Diagnostics.shortName(of: type), calledAt: location,
+                store: "\(self)",
                 registeredNames: registered.filter { $0.type == type }.map(\.name),
                 closeMatches: Diagnostics.closeMatches(to: type, among: registered)
             ).trap(file: fileID, line: line)

@@ -1,5 +1,4 @@
-import Testing
-
-final class Screen { @Injected var greeting: Greeting }
-
-@MainActor let screen = Screen()
+// The view model's test double that the setter's sample assigns.
+struct MockAccessTokenService: AccessTokenServiceType {
+    func accessToken() -> String? { "mock" }
+}

@@ -1,0 +1,5 @@
+import Testing
+
+final class Screen { @Injected var greeting: Greeting }
+
+@MainActor let screen = Screen()
