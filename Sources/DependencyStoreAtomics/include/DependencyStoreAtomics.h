@@ -7,9 +7,9 @@
 //
 // What is here: a store's words read with no lock (`dependency_store_core_words`, see
 // Sources/DependencyStore/Store/StoreCore.swift); the gate of a first read or a first build
-// (`dependency_store_gate`, see Sources/DependencyStore/Resolution/Gate.swift); what a thread or an
+// (`dependency_store_gate`, see Sources/DependencyStore/Waits/Gate.swift); what a thread or an
 // `async` chain publishes to removals and to stores replacing their tables of shared instances
-// (`dependency_store_chain_cells`, see Sources/DependencyStore/Resolution/Tombstones.swift and
+// (`dependency_store_chain_cells`, see Sources/DependencyStore/Removal/Tombstones.swift and
 // Sources/DependencyStore/Store/SharedInstances.swift); and the removal epoch.
 #ifndef DEPENDENCY_STORE_ATOMICS_H
 #define DEPENDENCY_STORE_ATOMICS_H

@@ -1,5 +1,5 @@
 // The mutex of a lock, and of a gate (see Sources/DependencyStore/Support/Lock.swift and
-// Sources/DependencyStore/Resolution/Gate.swift): an os_unfair_lock on Apple platforms, one
+// Sources/DependencyStore/Waits/Gate.swift): an os_unfair_lock on Apple platforms, one
 // 32-bit word on a futex on Linux.
 #ifndef DEPENDENCY_STORE_MUTEX_H
 #define DEPENDENCY_STORE_MUTEX_H

@@ -1,3 +1,84 @@
+/// What an injected property resolves from until its first read, and why it holds what it holds.
+enum InjectedBinding {
+    /// The store that was current when the property was created. Holding it keeps the store, and
+    /// the instances it keeps, alive until the first read, however early the code that made the
+    /// property lets go of the store (`let model = store.execute { Model() }`).
+    case store(DependencyStore)
+    /// The core of a store that was building an instance it keeps when the property was created:
+    /// the property most likely belongs to that instance, which the store holds, so holding the
+    /// store would keep both alive forever. The core resolves as the store does while the store
+    /// exists, and builds without keeping anything after it is released. With it, the build that
+    /// created the property, which a missing registration's message names (see `PropertyOrigin`).
+    case core(PropertyOrigin)
+    /// Resolved: the property holds nothing of the store any more.
+    case resolved
+    /// Resolved by a read whose property was the store's last owner: the property keeps the
+    /// store for as long as it lives, so that its first read does not end the store, and close
+    /// what the store kept (the value it handed out among them) before the caller has it (see
+    /// `OnceHeader.dropBinding(in:)`).
+    case resolvedKeeping(DependencyStore)
+    /// Set after its first value was published: what the property keeps of the values it held.
+    case replaced(ReplacedValues)
+
+    /// Binds to `store`, by the rule above.
+    init(_ store: DependencyStore) {
+        // The thread's stack, borrowed: no retain and release for a reference that cannot go.
+        let origin = ResolutionStack.withCurrentIfCreated { stack -> PropertyOrigin? in
+            guard stack.isBuildingKeptInstance(in: store.core) else { return nil }
+            return stack.propertyOrigin(in: store.core)
+        }
+        if let origin {
+            self = .core(origin)
+        } else {
+            self = .store(store)
+        }
+    }
+
+    /// The binding of a property being created now: to ``DependencyStore/shared``, by the rule
+    /// above. One look at the thread's stack answers both what `shared` is and whether that store
+    /// is building an instance it keeps, where `InjectedBinding(.shared)` would look twice.
+    @inline(__always)
+    static func forPropertyBeingCreated() -> InjectedBinding {
+        let binding = ResolutionStack.withCurrentIfCreated { stack -> InjectedBinding? in
+            // A factory or a synchronous `execute` running on this thread: `shared` is its store.
+            // Unretained until the binding takes it: its frame holds it.
+            guard let store = stack.currentStoreUnretained else { return nil }
+            let keeps = store._withUnsafeGuaranteedRef { stack.isBuildingKeptInstance(in: $0.core) }
+            guard keeps else { return .store(store.takeUnretainedValue()) }
+            return store._withUnsafeGuaranteedRef { .core(stack.propertyOrigin(in: $0.core)) }
+        }
+        if let binding { return binding }
+        return .store(DependencyStore.current)
+    }
+
+    /// The store of a `.store` binding, not retained: valid for as long as the binding holds it.
+    var unretainedStore: Unmanaged<DependencyStore>? {
+        switch self {
+        case .store(let store): Unmanaged.passUnretained(store)
+        case .core, .resolved, .resolvedKeeping, .replaced: nil
+        }
+    }
+
+    /// The verification copy the property was created in, if it was: what records its edge.
+    var verifier: Verifier? {
+        switch self {
+        case .store(let store): store.verifier
+        case .core(let origin): origin.core.verifier
+        case .resolved, .resolvedKeeping, .replaced: nil
+        }
+    }
+
+    /// The store to resolve from; only called before the first read has resolved.
+    var store: DependencyStore {
+        switch self {
+        case .store(let store): store
+        case .core(let origin): DependencyStore.resolving(through: origin.core)
+        case .resolved, .resolvedKeeping, .replaced:
+            preconditionFailure("DependencyStore: an injected property resolved twice")
+        }
+    }
+}
+
 /// The build that created an injected property (or a `Provider` or `Lazy` handle) bound to the
 /// core of a store building an instance it keeps (see `InjectedBinding.core`): such a property
 /// resolves from that store whoever asked for the instance, a request's store included (the
