@@ -43,15 +43,9 @@
 /// > whose factory takes arguments cannot be injected: resolve it with `resolve(_:arguments:)`.
 @propertyWrapper
 public final class ReleasableInjected<T> {
-    private let name: String?
-    private let declaration: SourceLocation
-    /// What every resolve resolves from, kept for the property's whole life.
-    private let binding: InjectedBinding
-    /// Held while a resolve runs, so that threads that find the property empty together resolve
-    /// once.
-    private let gate = Gate()
-    /// The value, or `nil` before the first read and after a release.
-    private let value = Lock<T?>(nil)
+    /// Its name, declaration and binding, its gate, and the value, `nil` before the first read
+    /// and after a release.
+    private let property: EmptiableProperty<T>
 
     /// Binds the property to the current ``DependencyStore/shared``.
     ///
@@ -66,12 +60,7 @@ public final class ReleasableInjected<T> {
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-        binding = .forPropertyBeingCreated()
-        self.name = name
-        declaration = SourceLocation(fileID: fileID, line: line)
-        if let verifier = binding.verifier {
-            verifier.declared(T.self, name: name, optional: false, in: binding.store, at: declaration)
-        }
+        property = EmptiableProperty("@ReleasableInjected", declaring: T.self, name: name, fileID: fileID, line: line)
     }
 
     /// The resolved dependency: resolved on the first read and on the first read after each
@@ -86,28 +75,14 @@ public final class ReleasableInjected<T> {
     /// ```
     public var wrappedValue: T {
         get {
-            if let held = value.withLock({ $0 }) {
-                return held
-            }
-            let requester = Requester.releasableInjectedProperty(declaration)
-            return resolveHoldingGate(
-                gate, type: T.self, name: name, requester: requester,
-                held: { value.withLock { $0 } },
-                resolve: { binding.resolve(T.self, name: name, arguments: .none, requester: requester) },
-                keep: { resolved in value.withLock { $0 = resolved } }
-            )
+            let requester = Requester.releasableInjectedProperty(property.declaration)
+            return property.read(
+                T.self, requester: requester, view: { $0 },
+                resolve: { $0.resolve(T.self, name: property.name, arguments: .none, requester: requester) },
+                keep: { $0 })
         }
         set {
-            enterGateToSet(
-                gate.raw, wrapper: "@ReleasableInjected", type: T.self, name: name,
-                requester: .releasableInjectedProperty(declaration))
-            let replaced = value.withLock { value in
-                defer { value = newValue }
-                return value
-            }
-            gate.leave()
-            // Dropped here, with the lock and the gate left: its deinit may run now.
-            withExtendedLifetime(replaced) {}
+            property.set(newValue, T.self, requester: .releasableInjectedProperty(property.declaration))
         }
     }
 
@@ -127,7 +102,7 @@ public final class ReleasableInjected<T> {
     /// #expect(model.$session.isResolved)
     /// ```
     public var isResolved: Bool {
-        value.withLock { $0 != nil }
+        property.isResolved
     }
 
     /// Drops the value, so that the next read resolves again from the store the property was
@@ -146,12 +121,7 @@ public final class ReleasableInjected<T> {
     /// > property resolve it again, which returns the same instance until the store's scope is
     /// > reset (``DependencyStore/reset(_:fileID:line:)``).
     public func release() {
-        let released = value.withLock { value in
-            defer { value = nil }
-            return value
-        }
-        // Dropped here, with the lock released: its deinit may run now.
-        withExtendedLifetime(released) {}
+        property.release()
     }
 }
 

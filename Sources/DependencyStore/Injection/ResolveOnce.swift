@@ -38,38 +38,86 @@ func resolveOnce<Value, Failure: Error>(
     }
 }
 
-/// A read of a property that can be emptied again (`@ReleasableInjected`, `@WeakInjected`) that
-/// found it empty: resolves once per emptying, even when many threads find it empty together,
-/// with the cycle detection of `resolveOnce`.
+/// What a property that can be emptied again (`@ReleasableInjected`, `@WeakInjected`) holds, and
+/// the reads, sets and releases they share: the property's name and declaration, what it resolves
+/// from (kept for as long as it lives, to resolve again after a release), its gate, and what it
+/// holds under a lock of its own (`nil` while empty). A struct stored in the wrapper, so it costs
+/// no allocation of its own.
 ///
-/// `held` reads what the property holds (under the property's own lock), `resolve` resolves
-/// without keeping anything, and `keep` stores what it resolved (under that lock). The property's
-/// lock is never held while `resolve` runs, so a factory, or a `deinit` it causes, may read or
-/// release the property. `gate` is held while `resolve` runs, for the reasons `resolveOnce` gives.
-func resolveHoldingGate<Value>(
-    _ gate: Gate,
-    type: Any.Type,
-    name: String?,
-    requester: Requester,
-    held: () -> Value?,
-    resolve: () -> Value,
-    keep: (Value) -> Void
-) -> Value {
-    let stack = ResolutionStack.current
-    if gate.raw.isHeld(by: stack) {
-        // As in `resolveOnce`: this thread is inside this property's own resolution, and the
-        // store traps with the cycle on this thread's chain.
-        return resolve()
+/// A read that finds it empty resolves once per emptying, even when many threads find it empty
+/// together, with the cycle detection of `resolveOnce`. The lock is never held while the resolve
+/// runs, so a factory, or a `deinit` it causes, may read or release the property; the gate is
+/// held while it runs, for the reasons `resolveOnce` gives.
+struct EmptiableProperty<Held> {
+    let name: String?
+    let declaration: SourceLocation
+    let binding: InjectedBinding
+    let gate = Gate()
+    let held = Lock<Held?>(nil)
+    /// `@ReleasableInjected` or `@WeakInjected`, for messages.
+    let wrapper: String
+
+    /// Binds the property being created as `@Injected` does, and declares it (of `type`) to the
+    /// verification copy it is created in, if it is.
+    init(_ wrapper: String, declaring type: Any.Type, name: String?, fileID: StaticString, line: UInt) {
+        binding = .forPropertyBeingCreated()
+        self.name = name
+        self.wrapper = wrapper
+        declaration = SourceLocation(fileID: fileID, line: line)
+        if let verifier = binding.verifier {
+            verifier.declared(type, name: name, optional: false, in: binding.store, at: declaration)
+        }
     }
-    if let refusal = gate.enter(on: stack, waitingFor: .property(type: type, name: name, requester: requester)) {
-        DependencyStore.refused(refusal, resolving: type, name: name, at: requester)
+
+    /// What the property reads: `view` of what it holds, or else what `resolve` resolves through
+    /// the binding, which `keep` turns into what it then holds.
+    func read<Value>(
+        _ type: Any.Type, requester: Requester, view: (Held) -> Value, resolve: (InjectedBinding) -> Value,
+        keep: (Value) -> Held
+    ) -> Value {
+        if let held = held.withLock({ $0 }) { return view(held) }
+        let stack = ResolutionStack.current
+        if gate.raw.isHeld(by: stack) {
+            // As in `resolveOnce`: this thread is inside this property's own resolution, and the
+            // store traps with the cycle on this thread's chain.
+            return resolve(binding)
+        }
+        if let refusal = gate.enter(on: stack, waitingFor: .property(type: type, name: name, requester: requester)) {
+            DependencyStore.refused(refusal, resolving: type, name: name, at: requester)
+        }
+        defer { gate.leave() }
+        // Another thread may have resolved while this one waited at the gate.
+        if let held = held.withLock({ $0 }) { return view(held) }
+        let value = resolve(binding)
+        let kept = keep(value)
+        held.withLock { $0 = kept }
+        return value
     }
-    defer { gate.leave() }
-    // Another thread may have resolved while this one waited at the gate.
-    if let value = held() { return value }
-    let value = resolve()
-    keep(value)
-    return value
+
+    /// Holds `value` (empty for `nil`), after a first read in flight: see `enterGateToSet`. What
+    /// it held is released after the lock and the gate are left: its `deinit` may run then.
+    func set(_ value: Held?, _ type: Any.Type, requester: Requester) {
+        enterGateToSet(gate.raw, wrapper: wrapper, type: type, name: name, requester: requester)
+        let replaced = held.withLock { held in
+            defer { held = value }
+            return held
+        }
+        gate.leave()
+        withExtendedLifetime(replaced) {}
+    }
+
+    var isResolved: Bool {
+        held.withLock { $0 != nil }
+    }
+
+    /// Empties the property, releasing what it held after the lock is left.
+    func release() {
+        let released = held.withLock { held in
+            defer { held = nil }
+            return held
+        }
+        withExtendedLifetime(released) {}
+    }
 }
 
 /// Enters `gate` for a set of the property (`wrapper`, of `type` and `name`, for `requester`):

@@ -37,25 +37,14 @@
 /// > this property's declaration (file and line) and how to fix it.
 @propertyWrapper
 public final class WeakInjected<T> {
-    private let name: String?
-    private let declaration: SourceLocation
-    /// What every resolve resolves from, kept for the property's whole life.
-    private let binding: InjectedBinding
-    /// Held while a resolve runs, so that threads that find the property empty together resolve
-    /// once.
-    private let gate = Gate()
-    private let state = Lock(State())
+    /// Its name, declaration and binding, its gate, and the object it points at, held weakly:
+    /// `nil` before the first read and after a release.
+    private let property: EmptiableProperty<WeakObject>
 
-    /// What the property holds: whether it resolved since it was created or released, and what.
-    private struct State {
-        var isResolved = false
+    /// What the property holds once it has read: a weak reference, which is `nil` once the object
+    /// is gone.
+    private struct WeakObject {
         weak var object: AnyObject?
-
-        /// `nil` when the next read resolves; otherwise what it returns (`.some(nil)` once the
-        /// object is gone).
-        var held: AnyObject?? {
-            isResolved ? .some(object) : nil
-        }
     }
 
     /// Binds the property to the current ``DependencyStore/shared``.
@@ -71,12 +60,7 @@ public final class WeakInjected<T> {
     ///   - fileID: Where the property is declared, for diagnostics. Leave the default.
     ///   - line: The line of the declaration. Leave the default.
     public init(name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
-        binding = .forPropertyBeingCreated()
-        self.name = name
-        declaration = SourceLocation(fileID: fileID, line: line)
-        if let verifier = binding.verifier {
-            verifier.declared(T.self, name: name, optional: false, in: binding.store, at: declaration)
-        }
+        property = EmptiableProperty("@WeakInjected", declaring: T.self, name: name, fileID: fileID, line: line)
     }
 
     /// The resolved object while something else keeps it alive, `nil` after it is gone.
@@ -94,46 +78,30 @@ public final class WeakInjected<T> {
     /// ```
     public var wrappedValue: T? {
         get {
-            if let held = state.withLock({ $0.held }) {
-                return held.map(Self.cast)
-            }
-            let requester = Requester.weakInjectedProperty(declaration)
-            return resolveHoldingGate(
-                gate, type: T.self, name: name, requester: requester,
-                held: { state.withLock { $0.held }.map { $0.map(Self.cast) } },
-                resolve: {
-                    let value = binding.resolve(T.self, name: name, arguments: .none, requester: requester)
+            let requester = Requester.weakInjectedProperty(property.declaration)
+            return property.read(
+                T.self, requester: requester, view: { $0.object.map(Self.cast) },
+                resolve: { binding in
+                    let value = binding.resolve(T.self, name: property.name, arguments: .none, requester: requester)
                     guard Swift.type(of: value as Any) is AnyClass else {
                         let error = binding.store.weakInjectedNeedsAClass(
-                            T.self, name: name, built: value, declaration: declaration)
-                        DependencyStore.fail(error, resolving: T.self, name: name, at: requester)
+                            T.self, name: property.name, built: value, declaration: property.declaration)
+                        DependencyStore.fail(error, resolving: T.self, name: property.name, at: requester)
                     }
                     return value
                 },
-                keep: { value in
-                    let object = value.map { $0 as AnyObject }
-                    state.withLock { state in
-                        state.isResolved = true
-                        state.object = object
-                    }
-                }
-            )
+                keep: { WeakObject(object: $0.map { $0 as AnyObject }) })
         }
         set {
-            let requester = Requester.weakInjectedProperty(declaration)
             if let newValue, !(Swift.type(of: newValue as Any) is AnyClass) {
                 Diagnosis.propertySetRefused(
-                    wrapper: "@WeakInjected", type: Diagnostics.shortName(of: T.self), declaredAt: declaration,
+                    wrapper: "@WeakInjected", type: Diagnostics.shortName(of: T.self), declaredAt: property.declaration,
                     problem: .notAnObject(Diagnostics.shortName(of: Swift.type(of: newValue as Any)))
-                ).trap(file: declaration.fileID, line: declaration.line)
+                ).trap(file: property.declaration.fileID, line: property.declaration.line)
             }
-            let object = newValue.map { $0 as AnyObject }
-            enterGateToSet(gate.raw, wrapper: "@WeakInjected", type: T.self, name: name, requester: requester)
-            state.withLock { state in
-                state.isResolved = true
-                state.object = object
-            }
-            gate.leave()
+            property.set(
+                WeakObject(object: newValue.map { $0 as AnyObject }), T.self,
+                requester: .weakInjectedProperty(property.declaration))
         }
     }
 
@@ -152,7 +120,7 @@ public final class WeakInjected<T> {
     /// if !$coordinator.isResolved { print("not looked up yet") }
     /// ```
     public var isResolved: Bool {
-        state.withLock { $0.isResolved }
+        property.isResolved
     }
 
     /// Forgets the object, so that the next read resolves again from the store the property was
@@ -166,13 +134,9 @@ public final class WeakInjected<T> {
     /// $coordinator.release()
     /// ```
     public func release() {
-        state.withLock { state in
-            state.isResolved = false
-            state.object = nil
-        }
+        property.release()
     }
 
-    /// An object the property resolved, as `T`: it was built as a `T`, so the cast cannot fail.
     private static func cast(_ object: AnyObject) -> T {
         object as! T
     }
