@@ -126,6 +126,27 @@ import Testing
         #expect(!after.description.contains("in force, of"))
     }
 
+    /// A value given with `provide` takes alternatives as a registration does: they build from
+    /// the resolving store, not from the root one.
+    @Test func anAlternativeOfAProvidedValueBuildsFromTheResolvingStore() {
+        let store = DependencyStore()
+        store.provide(FixedGreeting("provided") as Greeting, for: Greeting.self)
+        store.provide(FixedGreeting("named") as Greeting, for: Greeting.self, name: "formal")
+        store.on(.test, for: Greeting.self) { resolving in
+            FixedGreeting(resolving === store ? "from this store" : "from another store")
+        }
+        store.on(.test, for: Greeting.self, name: "formal") { resolving in
+            FixedGreeting(resolving === store ? "named, from this store" : "named, from another store")
+        }
+        DependencyContext.withActive([.test]) {
+            #expect(store.resolve(Greeting.self).text == "from this store")
+            #expect(store.resolve(Greeting.self, name: "formal").text == "named, from this store")
+        }
+        DependencyContext.withActive([]) {
+            #expect(store.resolve(Greeting.self).text == "provided")
+        }
+    }
+
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test func anAlternativeForATypeThisStoreDoesNotRegisterTrapsNamingTypeAndFix() async throws {
         let missing = try await #require(
@@ -175,6 +196,23 @@ import Testing
                 "removeAlternatives(of: Transport.self, for: .debug) on 'DependencyStoreTests.Transport' cannot remove the alternative: it has no alternative for .debug; it has alternatives for .test, .preview."
             ), "\(text)")
         #expect(text.contains("To fix: remove one of those"))
+    }
+
+    @Test func anAlternativeForAForwardTrapsNamingTheTypeItForwardsTo() async throws {
+        let result = try await #require(
+            #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                endTheProcessIfItHangs()
+                let store = DependencyStore()
+                store.register(NamedTransport.self) { _ in NamedTransport("live") }
+                store.forward(Transport.self, to: NamedTransport.self)
+                store.on(.test, for: Transport.self) { _ in NamedTransport("never") }
+            })
+        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(text.contains("cannot add the alternative: it forwards to 'NamedTransport'"), "\(text)")
+        #expect(
+            text.contains(
+                "To fix: give the alternative to the registration it forwards to: store.on(.test, for: NamedTransport.self)"
+            ))
     }
     #endif
 }

@@ -167,34 +167,51 @@ private final class SelfSettingHolder: @unchecked Sendable {
 
     /// A set racing first reads on eight threads: every read returns the resolved value or the set
     /// one, never anything else, and the set is never lost to a first read that publishes after it.
+    /// A factory that takes a moment, so that the first read is under way when the set comes.
     @Test(.onThreadsOfItsOwn) func aSetRacingAFirstReadOnEightThreadsIsNeverLost() {
         let store = DependencyStore()
-        let rounds = 40
         store.register(Token.self) { _ in
-            // Real work, so that the first read is under way when the set comes.
             Thread.sleep(forTimeInterval: 0.000_3)
             return SessionToken()
         }
-        let holders = store.execute { (0..<rounds).map { _ in TokenHolder() } }
-        let mocks = (0..<rounds).map { _ in SessionToken() }
-        let wrong = Recorded<[String]>([])
-        onManyThreads(threads: 8, rounds: rounds) { round, thread in
-            let holder = holders[round]
-            if thread == 3 {
-                holder.token = mocks[round]
-                if holder.token !== mocks[round] { wrong.update { $0.append("round \(round): the set was lost") } }
-                return
-            }
-            var seen: [ObjectIdentifier] = []
-            for _ in 0..<20 { seen.append(ObjectIdentifier(holder.token)) }
-            // At most two values: the resolved one, then the set one; never the resolved one again.
-            let distinct = seen.reduce(into: [ObjectIdentifier]()) { if $0.last != $1 { $0.append($1) } }
-            if distinct.count > 2 || (distinct.count == 2 && distinct[1] != ObjectIdentifier(mocks[round])) {
-                wrong.update { $0.append("round \(round), thread \(thread): read \(distinct.count) values") }
+        expectEverySetRacingFirstReadsKept(in: store)
+    }
+
+    /// The same with a singleton built already: the first reads find it without the store's
+    /// resolve (`OnceStorage.beginFirstRead`), inside the gate the set waits for.
+    @Test(.onThreadsOfItsOwn) func aSetRacingAFirstReadThatFindsABuiltSingletonIsNeverLost() {
+        let store = DependencyStore()
+        store.register(Token.self, scope: .singleton) { _ in SessionToken() }
+        _ = store.resolve(Token.self)
+        expectEverySetRacingFirstReadsKept(in: store)
+    }
+
+    /// Sets, releases and reads of a releasable property on eight threads at once: what a read
+    /// returns is whole (the thread and address sanitizers' runs check it), and after the last
+    /// set the property reads what it set.
+    @Test(.onThreadsOfItsOwn) func setsReleasesAndReadsOfAReleasablePropertyRaceSafely() {
+        let store = DependencyStore()
+        let builds = Counter()
+        store.register(Token.self) { _ in
+            builds.increment()
+            return SessionToken()
+        }
+        let holder = store.execute { ReleasableTokenHolder() }
+        let mocks = (0..<8).map { _ in SessionToken() }
+        let reads = Counter()
+        onManyThreads(threads: 8, rounds: 50) { _, thread in
+            switch thread % 3 {
+            case 0: holder.token = mocks[thread]
+            case 1: holder.$token.release()
+            default:
+                reads.increment()
+                _ = holder.token
             }
         }
-        #expect(wrong.value == [])
-        #expect(zip(holders, mocks).allSatisfy { $0.token === $1 })
+        holder.token = mocks[0]
+        #expect(holder.token === mocks[0])
+        // A read that found the property empty resolved once; one that found a value, not at all.
+        #expect(builds.value <= reads.value)
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
@@ -234,4 +251,33 @@ private final class SelfSettingHolder: @unchecked Sendable {
             ), "\(text)")
     }
     #endif
+}
+
+/// Eight threads a round, each round on a new property: one sets it, the others read it first and
+/// then again. Each read returns the resolved value and then the set one, or the set one only, and
+/// after the round the property reads what was set.
+private func expectEverySetRacingFirstReadsKept(
+    in store: DependencyStore, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let rounds = 40
+    let holders = store.execute { (0..<rounds).map { _ in TokenHolder() } }
+    let mocks = (0..<rounds).map { _ in SessionToken() }
+    let wrong = Recorded<[String]>([])
+    onManyThreads(threads: 8, rounds: rounds, sourceLocation: sourceLocation) { round, thread in
+        let holder = holders[round]
+        if thread == 3 {
+            holder.token = mocks[round]
+            if holder.token !== mocks[round] { wrong.update { $0.append("round \(round): the set was lost") } }
+            return
+        }
+        var seen: [ObjectIdentifier] = []
+        for _ in 0..<20 { seen.append(ObjectIdentifier(holder.token)) }
+        // At most two values: the resolved one, then the set one; never the resolved one again.
+        let distinct = seen.reduce(into: [ObjectIdentifier]()) { if $0.last != $1 { $0.append($1) } }
+        if distinct.count > 2 || (distinct.count == 2 && distinct[1] != ObjectIdentifier(mocks[round])) {
+            wrong.update { $0.append("round \(round), thread \(thread): read \(distinct.count) values") }
+        }
+    }
+    #expect(wrong.value == [], sourceLocation: sourceLocation)
+    #expect(zip(holders, mocks).allSatisfy { $0.token === $1 }, sourceLocation: sourceLocation)
 }

@@ -60,7 +60,7 @@ extension RegistrationEntry {
         let changed = store.changeAlternatives(
             of: registration, .set(context, at: calledAt, build: { store, _ in factory(store) }),
             call: "on(\(context))", calledAt: calledAt, fileID: fileID, line: line)
-        return RegistrationEntry(registration: changed, store: store)
+        return RegistrationEntry(registration: changed.now, store: store)
     }
 }
 
@@ -82,8 +82,10 @@ extension DependencyStore {
     /// it, and is changed only through that store.
     ///
     /// Traps, naming the type and the fix, when this store registers nothing of `type` under
-    /// `name` (and when a parent does, saying so), and for an alternative the registration
-    /// cannot take, as `on` does.
+    /// `name` (and when a parent does, saying so), for a registration that forwards (give the
+    /// alternative to the type it forwards to), and for an alternative the registration cannot
+    /// take, as `on` does. A value given with `provide(_:for:)` takes alternatives as a
+    /// registration does: its alternatives build from the resolving store.
     ///
     /// - Parameters:
     ///   - context: The context in which `factory` builds instead.
@@ -109,7 +111,7 @@ extension DependencyStore {
         let changed = changeAlternatives(
             of: registration, .set(context, at: calledAt, build: { store, _ in factory(store) }), call: call,
             calledAt: calledAt, fileID: fileID, line: line)
-        return RegistrationEntry(registration: changed, store: self)
+        return RegistrationEntry(registration: changed.now, store: self)
     }
 
     /// Removes the alternatives of the registration of `type` and `name` in this store, all of
@@ -153,13 +155,9 @@ extension DependencyStore {
             + (context.map { ", for: \($0))" } ?? ")")
         let registration = ownRegistrationToChange(
             type, name: name, call: call, calledAt: calledAt, fileID: fileID, line: line)
-        let before = registration.role.contextChoices?.alternatives.map(\.context) ?? []
-        // Nothing to remove from a registration with none, unless a context was named.
-        if before.isEmpty, context == nil { return [] }
-        let changed = changeAlternatives(
-            of: registration, .remove(context), call: call, calledAt: calledAt, fileID: fileID, line: line)
-        let after = Set(changed.role.contextChoices?.alternatives.map(\.context) ?? [])
-        return before.filter { !after.contains($0) }
+        return changeAlternatives(
+            of: registration, .remove(context), call: call, calledAt: calledAt, fileID: fileID, line: line
+        ).removed
     }
 
     /// The contexts the registration of `type` and `name` that a resolve from this store finds
@@ -220,7 +218,7 @@ extension DependencyStore {
     func changeAlternatives<T>(
         of base: Registration<T>, _ change: AlternativeChange<T>, call: String, calledAt: SourceLocation,
         fileID: StaticString, line: UInt
-    ) -> Registration<T> {
+    ) -> (now: Registration<T>, removed: [DependencyContext]) {
         let context: DependencyContext? =
             switch change {
             case .set(let context, _, _): context
@@ -235,6 +233,7 @@ extension DependencyStore {
         if case .set(let context, _, _) = change {
             if context == .argument("") { refuse(.emptyArgument) }
             if base.role.isContribution { refuse(.contribution) }
+            if case .forward(let target, _) = base.role { refuse(.forward(to: Diagnostics.shortName(of: target))) }
             if let types = base.argumentTypes { refuse(.takesArguments(types.map(Diagnostics.shortName(of:)))) }
             if base.isolation != .none { refuse(.isolated(onMainActor: base.isolation == .mainActor)) }
         }
@@ -255,6 +254,8 @@ extension DependencyStore {
             let choices =
                 (current.role.contextChoices as? ContextFactories<T>)
                 ?? ContextFactories(defaultBuild: current.build, alternatives: [], builds: [], origin: current)
+            // Nothing to remove from a registration with none: nothing changes.
+            if case .remove(nil) = change, choices.alternatives.isEmpty { return (current, []) }
             let changed: ContextFactories<T>
             let cause: String
             switch change {
@@ -282,7 +283,8 @@ extension DependencyStore {
             // before the first build.
             replacement.keptOptions?.withLock { $0.built = false }
             closeReplaced(current, discarded: discarded, by: cause)
-            return replacement
+            let left = Set(changed.alternatives.map(\.context))
+            return (replacement, choices.alternatives.map(\.context).filter { !left.contains($0) })
         }
     }
 

@@ -307,12 +307,24 @@ extension Diagnosis {
                             "  { store in DependencyContext.isActive(\(context)) ? ... : ... }",
                         ]
                     )
+                case .forward(let target):
+                    (
+                        "it forwards to '\(target)', whose registration builds the instance",
+                        [
+                            "give the alternative to the registration it forwards to: store.on(\(context), for: \(target).self)"
+                        ]
+                    )
+                case .noAlternative(let contexts) where contexts.isEmpty:
+                    (
+                        "it has no alternative for \(context); it has none",
+                        [
+                            "add one first with on(_:for:), or call removeAlternatives(of:) with no context, which removes",
+                            "whatever there is",
+                        ]
+                    )
                 case .noAlternative(let contexts):
                     (
-                        "it has no alternative for \(context); "
-                            + (contexts.isEmpty
-                                ? "it has none"
-                                : "it has alternatives for \(contexts.map { "\($0)" }.joined(separator: ", "))"),
+                        "it has no alternative for \(context); it has alternatives for \(contexts.map { "\($0)" }.joined(separator: ", "))",
                         ["remove one of those, or all of them with removeAlternatives(of:) and no context"]
                     )
                 case .noLongerRegistered:
@@ -325,6 +337,16 @@ extension Diagnosis {
                     )
                 }
             let change = if case .noAlternative = reason { "remove the alternative" } else { "add the alternative" }
+            // Called by type, far from the registration (a test's setup): the test's own store is
+            // the other way.
+            let byType =
+                switch reason {
+                case .contribution, .takesArguments, .isolated: call.contains(", for: ")
+                default: false
+                }
+            let orInTheTest =
+                byType
+                ? ["or, from a test, register the mock in the test's own store, which wins over this registration"] : []
             return [
                 "DependencyStore: \(call) on '\(registration)' cannot \(change): \(what).",
                 "",
@@ -332,7 +354,7 @@ extension Diagnosis {
                 "  Registered at: \(registeredAt)",
                 "",
                 "  To fix: " + fix[0],
-            ] + fix.dropFirst().map { "  " + $0 }
+            ] + (fix.dropFirst() + orInTheTest).map { "  " + $0 }
         case .closingNeverRuns(let registration, let scope, let registeredAt, let calledAt):
             let owner =
                 scope == .weak

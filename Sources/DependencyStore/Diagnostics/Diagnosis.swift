@@ -128,6 +128,8 @@ indirect enum Diagnosis: Sendable {
         case takesArguments([String])
         /// Its factory runs on the main actor, or is `async`.
         case isolated(onMainActor: Bool)
+        /// The registration forwards to another type (`forward(_:to:)`), named here.
+        case forward(to: String)
         /// `removeAlternatives(for:)` of a context the registration has no alternative for; it
         /// has these.
         case noAlternative(has: [DependencyContext])

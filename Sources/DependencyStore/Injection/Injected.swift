@@ -100,6 +100,12 @@ public struct Injected<T> {
     /// on another thread may still be copying the value a set replaced). A set inside the
     /// property's own first read (from a factory or an observer that read runs) traps, naming
     /// the property.
+    ///
+    /// The setter is for tests and previews, not for state: a value type's property changed in
+    /// place (`config.retries += 1`) is a read and a set, not atomic across threads, and each
+    /// such set keeps one more value allocated. The property's storage is shared by the copies of
+    /// a struct that holds it, as its resolved value is: a set through one copy (even a `let`)
+    /// is what every copy reads.
     @inlinable
     public var wrappedValue: T {
         get {

@@ -9,7 +9,8 @@ internal import DependencyStoreAtomics
 /// value's room, then the name if there is one. The header holds no word another thread writes, so
 /// no read of a header field can race the gate. The value is initialised in place and its address
 /// published with a release store; a reader that loads the address with acquire sees the whole
-/// value. Nothing writes it again.
+/// value. Nothing writes it again: a set (`set(_:wrapper:declaring:)`) publishes another address,
+/// and keeps every value it replaced until the storage goes.
 ///
 /// The cell is a struct of two words: the storage, which owns everything, and the gate's address
 /// in it, so that a read (`gate.published`) is one non-generic load, as it was when the gate had
@@ -275,7 +276,8 @@ struct OnceHeader {
     /// `stack` (borrowed: the thread's storage holds it): what every first read does before it resolves (`resolveOnce`,
     /// `OnceStorage.beginFirstRead(of:)`). A wait for another thread inside that could never end
     /// (a cycle across threads) traps with both chains. A value another read published meanwhile
-    /// comes back with the gate left again: it never changes while the property lives.
+    /// comes back with the gate left again: the value there is never written or freed while the
+    /// property lives (a set publishes another address).
     @inline(__always)
     static func enterGate(
         _ gate: RawGate, in header: UnsafeMutablePointer<OnceHeader>, on stack: Unmanaged<ResolutionStack>,

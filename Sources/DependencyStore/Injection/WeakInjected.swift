@@ -69,7 +69,8 @@ public final class WeakInjected<T> {
     /// reads return what that read resolved, or `nil`, and never resolve again.
     ///
     /// A set holds its object weakly too, and counts as the read: reads return it while
-    /// something else keeps it alive, until a `release()`. Set to an instance that is not a class's,
+    /// something else keeps it alive, until a `release()`. Keep a mock you set alive yourself:
+    /// `holder.parent = MockParent()` reads `nil` at once. Set to an instance that is not a class's,
     /// it traps, naming the property. A set waits for a first read under way on another thread,
     /// and one inside the property's own first read traps, as ``Injected``'s does.
     ///

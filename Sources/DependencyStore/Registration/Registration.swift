@@ -274,7 +274,9 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
             isolation: base.isolation,
             role: .contextual(choices),
             assembly: base.assembly,
-            isProvided: base.isProvided
+            // A provided value with alternatives is a registration that chooses: a lookup must
+            // not hand it out as the value it was (which builds with no store of its own).
+            isProvided: false
         )
     }
 

@@ -96,7 +96,7 @@ extension DependencyStore {
     /// - Returns: What `initializations` returns.
     /// - Throws: What `initializations` throws, after the previous store is restored.
     // Inlinable, so that a handler's `await store.execute { ... }` is no call into an async
-    // function of another module (about 1,700 instructions a request: see Docs/Performance.md).
+    // function of another module (about 1,700 instructions a request: see CHANGELOG.md).
     @inlinable
     @discardableResult
     public func execute<R>(
