@@ -299,7 +299,7 @@ run(13, "read an @Injected of (any P) after its first resolve", .dependencyStore
 // request store shares, and the two values. Against the same handler wired by hand.
 let server = Server()
 let handWiredServer = HandWiredServer()
-run(14, "a request through a store: child, 2 registrations, execute, 4 reads", .dependencyStore) { n in
+run(14, "a request through a store: child, 2 provided values, execute, 4 reads", .dependencyStore) { n in
     for number in 0..<n { blackHole(server.handleThroughAStore(number)) }
 }
 run(14, "the same handler wired by hand", .floor) { n in

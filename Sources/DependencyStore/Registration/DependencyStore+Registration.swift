@@ -85,8 +85,8 @@ extension DependencyStore {
         if name == nil, ProvidedValueRoom.fits(T.self),
             let room = reserveRoom(for: T.self, destruction: .of(T.self), fileID: fileID, line: line)
         {
-            room.bindMemory(to: T.self, capacity: 1).initialize(to: value)
-            fillReservedRoom(at: room, for: T.self)
+            room.address.bindMemory(to: T.self, capacity: 1).initialize(to: value)
+            fillReservedRoom(room, for: T.self)
             return
         }
         add(value, as: Registration<T>.self, name: name, fileID: fileID, line: line)
@@ -245,7 +245,7 @@ extension DependencyStore {
     /// Reserves a free room of the store's core for a value provided for `type` without a name,
     /// at `fileID` and `line`, and returns where the value goes, with the store's lock left held:
     /// the caller copies the value there (a copy runs no user code, only retains), then calls
-    /// `fillReservedRoom(at:for:)`, which releases the lock. What `provide` does with a value
+    /// `fillReservedRoom(_:for:)`, which releases the lock. What `provide` does with a value
     /// that fits a room, as `insertProvided` does. `nil`, with no lock held, when the value takes
     /// the general path instead: something is registered or provided for `type` already (the
     /// value replaces it), an assembly is being applied (which the registration records), or no
@@ -253,7 +253,7 @@ extension DependencyStore {
     @usableFromInline
     func reserveRoom(
         for type: Any.Type, destruction: ValueDestruction, fileID: StaticString, line: UInt
-    ) -> UnsafeMutableRawPointer? {
+    ) -> AddressUnderLock? {
         guard !AssemblyTag.isBeingApplied else { return nil }
         let key = ObjectIdentifier(type)
         return registry.withLockMaybeLeftHeld { registry, leaveHeld in
@@ -264,17 +264,17 @@ extension DependencyStore {
             // What this store registers is about to change: the sharing rule's check first.
             core.checkShadowingIfStale(&registry)
             leaveHeld = true
-            return room.valueAddress
+            return AddressUnderLock(room.valueAddress)
         }
     }
 
     /// Counts the value the caller placed in the room `reserveRoom(for:destruction:fileID:line:)`
     /// gave it as provided for `type`, and releases the lock that call left held.
     @usableFromInline
-    func fillReservedRoom(at address: UnsafeMutableRawPointer, for type: Any.Type) {
+    func fillReservedRoom(_ room: AddressUnderLock, for type: Any.Type) {
         let key = ObjectIdentifier(type)
         let shadowing = registry.withLockLeftHeld { registry in
-            registry.providedValues.fill(Room(valueAddress: address), for: key)
+            registry.providedValues.fill(Room(valueAddress: room.address), for: key)
             return noteAdded(key, name: nil, replacing: false, in: &registry)
         }
         noteShadowing(key, name: nil, shadowing)

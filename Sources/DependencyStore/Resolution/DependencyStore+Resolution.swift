@@ -452,15 +452,15 @@ extension DependencyStore {
         /// store's lock is held, which the lookup left held. The resolve copies the value and
         /// then releases the lock (`handOut(_:as:)`), so that a removal on another thread cannot
         /// move the value out during the copy. No allocation per value, and no retain of a box.
-        case valueUnderLock(UnsafeRawPointer)
+        case valueUnderLock(AddressUnderLock)
     }
 
     /// The value at `address`, a `T` in a room, copied out; then the store's lock, which the
     /// lookup that found it left held (`Lookup.valueUnderLock`), released. A copy only retains:
     /// no user code runs under the lock.
     @inline(__always)
-    func handOut<T>(_ address: UnsafeRawPointer, as type: T.Type) -> T {
-        let value = address.assumingMemoryBound(to: T.self).pointee
+    func handOut<T>(_ held: AddressUnderLock, as type: T.Type) -> T {
+        let value = held.address.assumingMemoryBound(to: T.self).pointee
         registry.unlockLeftHeld()
         return value
     }
@@ -544,7 +544,7 @@ extension DependencyStore {
         guard let place = registry.providedValues.place(of: key) else { return nil }
         if takingKeptInstance, handsOutProvidedValues(registry) {
             switch place {
-            case .room(let room): return .valueUnderLock(UnsafeRawPointer(room.valueAddress))
+            case .room(let room): return .valueUnderLock(AddressUnderLock(room.valueAddress))
             case .box(let box): return .kept(box, .unique)
             }
         }
@@ -567,11 +567,13 @@ extension DependencyStore {
     /// Where the value provided for `key` is, in a room of this store, when a resolve that takes
     /// kept instances hands it out as it is. Call with this store's lock held, on its registry.
     @inline(__always)
-    private func roomAddress(of key: ObjectIdentifier, in registry: borrowing StoreCore.Registry) -> UnsafeRawPointer? {
+    private func roomAddress(of key: ObjectIdentifier, in registry: borrowing StoreCore.Registry)
+        -> AddressUnderLock?
+    {
         guard !registry.providedValues.isEmpty, handsOutProvidedValues(registry),
             case .room(let room) = registry.providedValues.place(of: key)
         else { return nil }
-        return UnsafeRawPointer(room.valueAddress)
+        return AddressUnderLock(room.valueAddress)
     }
 
     /// The address of what this store itself has for `key` (without a name or arguments), with
@@ -584,14 +586,14 @@ extension DependencyStore {
     /// lookup (about 200 instructions a read); a type no room held takes the lock only when it is
     /// registered here. Not generic.
     @inline(never)
-    func ownValueLeavingLockHeld(_ key: ObjectIdentifier) -> UnsafeRawPointer? {
+    func ownValueLeavingLockHeld(_ key: ObjectIdentifier) -> AddressUnderLock? {
         guard verifier == nil else { return nil }
         let mayBeInRoom = core.mayHoldInRoom(key)
         return registry.withLockMaybeLeftHeld { registry, leaveHeld in
-            let found: UnsafeRawPointer?
+            let found: AddressUnderLock?
             if let stored = registry.stored(key, nil) {
                 if registry.observers == nil, stored.isPlain, stored.lifetime == .cached, let kept = stored.slot?.box {
-                    found = UnsafeRawPointer(unsafeDowncast(kept, to: InstanceBox.self).valueAddress)
+                    found = AddressUnderLock(unsafeDowncast(kept, to: InstanceBox.self).valueAddress)
                 } else {
                     found = nil
                 }
@@ -661,7 +663,7 @@ extension DependencyStore {
         _ key: ObjectIdentifier, hazard: UnsafeMutablePointer<dependency_store_atomic_address>
     ) -> FirstRead? {
         if core.mayRegister(key) {
-            return ownValueLeavingLockHeld(key).map { FirstRead(found: $0, hazard: nil) }
+            return ownValueLeavingLockHeld(key).map { FirstRead(found: UnsafeRawPointer($0.address), hazard: nil) }
         }
         guard core.parent != nil else { return nil }
         let address = withParentSharingSkippingOwnLock { $0.sharedInstanceValue(key, protectedBy: hazard) }

@@ -208,3 +208,25 @@ extension UnsafeMutablePointer where Pointee == PlatformMutex {
 func makeProcessCounter() -> UnsafeMutablePointer<dependency_store_atomic_word> {
     dependency_store_make_counter()
 }
+
+/// The address of a value in a store, returned with the store's lock left held
+/// (`withLockMaybeLeftHeld`): valid until its holder releases that lock (`unlockLeftHeld()`),
+/// which it does as soon as it has copied the value out or placed one there, running no user code
+/// in between (a copy only retains). The one way a lock stays held across a return, and the type
+/// that says so wherever it does:
+/// - a resolve that finds a value provided in a room (`DependencyStore.Lookup.valueUnderLock`),
+///   released by `DependencyStore.handOut(_:as:)`;
+/// - a property's first read that finds a value or an instance of the store's own
+///   (`DependencyStore.ownValueLeavingLockHeld(_:)`), released by `handOut` or by
+///   `OnceStorage.finishFirstRead(_:publishing:)`;
+/// - `provide` putting a value in a room (`DependencyStore.reserveRoom`), released by
+///   `fillReservedRoom(_:for:)`.
+@frozen @usableFromInline
+struct AddressUnderLock {
+    @usableFromInline let address: UnsafeMutableRawPointer
+
+    @usableFromInline
+    init(_ address: UnsafeMutableRawPointer) {
+        self.address = address
+    }
+}
