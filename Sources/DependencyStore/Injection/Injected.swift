@@ -171,19 +171,11 @@ public struct Injected<T> {
     /// `resolveOnce`).
     @usableFromInline @inline(never)
     func resolveFirstThroughTheStore(insideGate: Bool) -> T {
-        let header = cell.header
-        defer { if insideGate { cell.gate.leave() } }
         // What `beginFirstRead` looks at (the store's own values and kept instances, the parent's
         // published ones) is not looked at again: the store's resolve.
-        let value = InjectedBinding.resolve(T.self, from: header, arguments: .none, lookingFirstWithoutResolve: false)
-        // Exactly once: only the thread inside the gate that found nothing published gets here.
-        // A read inside the property's own resolution leaves the binding to the read outside,
-        // which still resolves through it (see `resolveOnce`).
-        if insideGate {
-            OnceHeader.dropBinding(in: header)
-            cell.publish(value)
+        resolveEntered(cell, insideGate: insideGate) {
+            InjectedBinding.resolve(T.self, from: $0.header, arguments: .none, lookingFirstWithoutResolve: false)
         }
-        return value
     }
 }
 

@@ -20,22 +20,31 @@ func resolveOnce<Value, Failure: Error>(
     // The thread's stack, borrowed: its storage holds it for as long as the thread runs.
     return try ResolutionStack.withCurrent { (stack) throws(Failure) -> Value in
         switch OnceHeader.enterGate(cell.gate, in: cell.header, on: Unmanaged.passUnretained(stack), resolving: type) {
-        case .insideOwnResolution:
-            // The store traps with the cycle on this thread's chain (see `FirstReadEntry`).
-            return try resolve(cell)
-        case .published(let published):
-            return published.assumingMemoryBound(to: Value.self).pointee
-        case .entered:
-            defer { cell.gate.leave() }
-            // A throw publishes nothing: the next read resolves again.
-            let value = try resolve(cell)
-            // Exactly once: only the thread inside the gate that found nothing published gets
-            // here, and only it lets go of the binding, after the resolve that went through it.
-            OnceHeader.dropBinding(in: cell.header)
-            cell.publish(value)
-            return value
+        case .insideOwnResolution: return try resolveEntered(cell, insideGate: false, resolve)
+        case .published(let published): return published.assumingMemoryBound(to: Value.self).pointee
+        case .entered: return try resolveEntered(cell, insideGate: true, resolve)
         }
     }
+}
+
+/// The rest of every first read that found nothing published, once it got on at the gate
+/// (`OnceHeader.enterGate`, through `resolveOnce` or `OnceStorage.beginFirstRead(of:)`): inside
+/// the gate, resolves, lets go of the binding, publishes, and leaves the gate. Outside it
+/// (`insideGate` false), this thread is inside the property's own resolution: `resolve` runs and
+/// the store traps with the cycle on this thread's chain (see `FirstReadEntry`).
+@inline(__always)
+func resolveEntered<Value, Failure: Error>(
+    _ cell: OnceCell<Value>, insideGate: Bool, _ resolve: (OnceCell<Value>) throws(Failure) -> Value
+) throws(Failure) -> Value {
+    guard insideGate else { return try resolve(cell) }
+    defer { cell.gate.leave() }
+    // A throw publishes nothing: the next read resolves again.
+    let value = try resolve(cell)
+    // Exactly once: only the thread inside the gate that found nothing published gets here, and
+    // only it lets go of the binding, after the resolve that went through it.
+    OnceHeader.dropBinding(in: cell.header)
+    cell.publish(value)
+    return value
 }
 
 /// What a property that can be emptied again (`@ReleasableInjected`, `@WeakInjected`) holds, and
