@@ -174,7 +174,21 @@ private final class SelfSettingHolder: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.000_3)
             return SessionToken()
         }
-        expectEverySetRacingFirstReadsKept(in: store)
+        expectEverySetRacingFirstReadsKept(in: store, making: TokenHolder.init, read: \.token) { $0.token = $1 }
+    }
+
+    /// The same for a releasable property, whose set goes through the gate its reads share
+    /// (`EmptiableProperty`): a set outside it is lost to the read under way, which keeps what it
+    /// resolved after the set.
+    @Test(.onThreadsOfItsOwn) func aSetRacingAFirstReadOfAReleasablePropertyIsNeverLost() {
+        let store = DependencyStore()
+        store.register(Token.self) { _ in
+            Thread.sleep(forTimeInterval: 0.000_3)
+            return SessionToken()
+        }
+        expectEverySetRacingFirstReadsKept(in: store, making: ReleasableTokenHolder.init, read: \.token) {
+            $0.token = $1
+        }
     }
 
     /// The same with a singleton built already: the first reads find it without the store's
@@ -183,7 +197,7 @@ private final class SelfSettingHolder: @unchecked Sendable {
         let store = DependencyStore()
         store.register(Token.self, scope: .singleton) { _ in SessionToken() }
         _ = store.resolve(Token.self)
-        expectEverySetRacingFirstReadsKept(in: store)
+        expectEverySetRacingFirstReadsKept(in: store, making: TokenHolder.init, read: \.token) { $0.token = $1 }
     }
 
     /// Sets, releases and reads of a releasable property on eight threads at once: what a read
@@ -256,22 +270,23 @@ private final class SelfSettingHolder: @unchecked Sendable {
 /// Eight threads a round, each round on a new property: one sets it, the others read it first and
 /// then again. Each read returns the resolved value and then the set one, or the set one only, and
 /// after the round the property reads what was set.
-private func expectEverySetRacingFirstReadsKept(
-    in store: DependencyStore, sourceLocation: SourceLocation = #_sourceLocation
+private func expectEverySetRacingFirstReadsKept<Holder: Sendable>(
+    in store: DependencyStore, making make: () -> Holder, read: @escaping @Sendable (Holder) -> Token,
+    sourceLocation: SourceLocation = #_sourceLocation, set: @escaping @Sendable (Holder, Token) -> Void
 ) {
     let rounds = 40
-    let holders = store.execute { (0..<rounds).map { _ in TokenHolder() } }
+    let holders = store.execute { (0..<rounds).map { _ in make() } }
     let mocks = (0..<rounds).map { _ in SessionToken() }
     let wrong = Recorded<[String]>([])
     onManyThreads(threads: 8, rounds: rounds, sourceLocation: sourceLocation) { round, thread in
         let holder = holders[round]
         if thread == 3 {
-            holder.token = mocks[round]
-            if holder.token !== mocks[round] { wrong.update { $0.append("round \(round): the set was lost") } }
+            set(holder, mocks[round])
+            if read(holder) !== mocks[round] { wrong.update { $0.append("round \(round): the set was lost") } }
             return
         }
         var seen: [ObjectIdentifier] = []
-        for _ in 0..<20 { seen.append(ObjectIdentifier(holder.token)) }
+        for _ in 0..<20 { seen.append(ObjectIdentifier(read(holder))) }
         // At most two values: the resolved one, then the set one; never the resolved one again.
         let distinct = seen.reduce(into: [ObjectIdentifier]()) { if $0.last != $1 { $0.append($1) } }
         if distinct.count > 2 || (distinct.count == 2 && distinct[1] != ObjectIdentifier(mocks[round])) {
@@ -279,5 +294,5 @@ private func expectEverySetRacingFirstReadsKept(
         }
     }
     #expect(wrong.value == [], sourceLocation: sourceLocation)
-    #expect(zip(holders, mocks).allSatisfy { $0.token === $1 }, sourceLocation: sourceLocation)
+    #expect(zip(holders, mocks).allSatisfy { read($0) === $1 }, sourceLocation: sourceLocation)
 }

@@ -59,7 +59,7 @@ extension RegistrationEntry {
         let calledAt = SourceLocation(fileID: fileID, line: line)
         let changed = store.changeAlternatives(
             of: registration, .set(context, at: calledAt, build: { store, _ in factory(store) }),
-            call: "on(\(context))", calledAt: calledAt, fileID: fileID, line: line)
+            call: "on(\(context))", byType: false, calledAt: calledAt, fileID: fileID, line: line)
         return RegistrationEntry(registration: changed.now, store: store)
     }
 }
@@ -110,7 +110,7 @@ extension DependencyStore {
             type, name: name, call: call, calledAt: calledAt, fileID: fileID, line: line)
         let changed = changeAlternatives(
             of: registration, .set(context, at: calledAt, build: { store, _ in factory(store) }), call: call,
-            calledAt: calledAt, fileID: fileID, line: line)
+            byType: true, calledAt: calledAt, fileID: fileID, line: line)
         return RegistrationEntry(registration: changed.now, store: self)
     }
 
@@ -156,7 +156,8 @@ extension DependencyStore {
         let registration = ownRegistrationToChange(
             type, name: name, call: call, calledAt: calledAt, fileID: fileID, line: line)
         return changeAlternatives(
-            of: registration, .remove(context), call: call, calledAt: calledAt, fileID: fileID, line: line
+            of: registration, .remove(context), call: call, byType: true, calledAt: calledAt, fileID: fileID,
+            line: line
         ).removed
     }
 
@@ -214,10 +215,11 @@ extension DependencyStore {
     /// registration with its alternatives changed by `change`; lets go of, and closes, what the
     /// replaced one kept, as a new registration would. The one way every call that changes
     /// alternatives goes (`on`, by entry or by type, and `removeAlternatives`). Traps, naming
-    /// the registration and both places, for an alternative it cannot take.
+    /// the registration and both places, for an alternative it cannot take. `byType`: called by
+    /// type and name, far from the registration (a test's setup), which the fix says.
     func changeAlternatives<T>(
-        of base: Registration<T>, _ change: AlternativeChange<T>, call: String, calledAt: SourceLocation,
-        fileID: StaticString, line: UInt
+        of base: Registration<T>, _ change: AlternativeChange<T>, call: String, byType: Bool,
+        calledAt: SourceLocation, fileID: StaticString, line: UInt
     ) -> (now: Registration<T>, removed: [DependencyContext]) {
         let context: DependencyContext? =
             switch change {
@@ -226,7 +228,7 @@ extension DependencyStore {
             }
         let refuse = { (reason: Diagnosis.AlternativeRefusal) -> Never in
             Diagnosis.alternativeRefused(
-                Diagnostics.label(of: base), call: call, context: context, reason: reason,
+                Diagnostics.label(of: base), call: call, byType: byType, context: context, reason: reason,
                 registeredAt: base.location, calledAt: calledAt
             ).trap(file: fileID, line: line)
         }

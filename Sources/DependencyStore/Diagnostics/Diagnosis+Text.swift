@@ -274,7 +274,8 @@ extension Diagnosis {
                             : "register '\(type)' in this store (it wins over the parent's registration and its alternatives),"),
                 ] + (parent == nil ? [] : ["  or change the alternatives through the store that registers it."])
             }
-        case .alternativeRefused(let registration, let call, let context, let reason, let registeredAt, let calledAt):
+        case .alternativeRefused(
+            let registration, let call, let byType, let context, let reason, let registeredAt, let calledAt):
             let context = context.map { "\($0)" } ?? "..."
             let (what, fix): (String, [String]) =
                 switch reason {
@@ -337,15 +338,15 @@ extension Diagnosis {
                     )
                 }
             let change = if case .noAlternative = reason { "remove the alternative" } else { "add the alternative" }
-            // Called by type, far from the registration (a test's setup): the test's own store is
-            // the other way.
-            let byType =
+            // A fix that changes the registration's factory; called by type, far from the
+            // registration (a test's setup), the test's own store is the other way.
+            let registrationsOwnFix =
                 switch reason {
-                case .contribution, .takesArguments, .isolated: call.contains(", for: ")
+                case .contribution, .takesArguments, .isolated: true
                 default: false
                 }
             let orInTheTest =
-                byType
+                byType && registrationsOwnFix
                 ? ["or, from a test, register the mock in the test's own store, which wins over this registration"] : []
             return [
                 "DependencyStore: \(call) on '\(registration)' cannot \(change): \(what).",

@@ -114,9 +114,10 @@ indirect enum Diagnosis: Sendable {
     }
     /// `call`, at `calledAt`, on the registration labelled `registration`, made at `registeredAt`,
     /// which cannot change its alternatives for `context` (all of them for `nil`), for `reason`.
+    /// `byType`: the call named the registration by type and name (`on(_:for:)`), not by its entry.
     case alternativeRefused(
-        String, call: String, context: DependencyContext?, reason: AlternativeRefusal, registeredAt: SourceLocation,
-        calledAt: SourceLocation)
+        String, call: String, byType: Bool, context: DependencyContext?, reason: AlternativeRefusal,
+        registeredAt: SourceLocation, calledAt: SourceLocation)
 
     /// Why `on(_:_:)` refused an alternative, or `removeAlternatives` a removal.
     enum AlternativeRefusal {

@@ -284,12 +284,8 @@ struct OnceHeader {
         resolving type: Any.Type
     ) -> FirstReadEntry {
         if gate.owner == stack.toOpaque() { return .insideOwnResolution }
-        let refusal = stack._withUnsafeGuaranteedRef {
-            gate.enter(
-                on: $0, waitingFor: .property(type: type, name: name(in: header), requester: header.pointee.requester))
-        }
-        if let refusal {
-            DependencyStore.refused(refusal, resolving: type, name: name(in: header), at: header.pointee.requester)
+        stack._withUnsafeGuaranteedRef {
+            gate.enterProperty(on: $0, type: type, name: name(in: header), requester: header.pointee.requester)
         }
         if let published = gate.published {
             gate.leave()

@@ -91,9 +91,7 @@ struct EmptiableProperty<Held> {
             // store traps with the cycle on this thread's chain.
             return resolve(binding)
         }
-        if let refusal = gate.enter(on: stack, waitingFor: .property(type: type, name: name, requester: requester)) {
-            DependencyStore.refused(refusal, resolving: type, name: name, at: requester)
-        }
+        gate.raw.enterProperty(on: stack, type: type, name: name, requester: requester)
         defer { gate.leave() }
         // Another thread may have resolved while this one waited at the gate.
         if let held = held.withLock({ $0 }) { return view(held) }
@@ -141,7 +139,5 @@ func enterGateToSet(_ gate: RawGate, wrapper: String, type: Any.Type, name: Stri
             problem: .insideItsOwnFirstRead
         ).trap(file: requester.location.fileID, line: requester.location.line)
     }
-    if let refusal = gate.enter(on: stack, waitingFor: .property(type: type, name: name, requester: requester)) {
-        DependencyStore.refused(refusal, resolving: type, name: name, at: requester)
-    }
+    gate.enterProperty(on: stack, type: type, name: name, requester: requester)
 }

@@ -87,6 +87,20 @@ struct RawGate {
         return enterWaiting(on: stack, subject: subject())
     }
 
+    /// Enters the gate of a property (of `type` and `name`, read for `requester`) for `stack`'s
+    /// thread, as `enter` does; a wait that could never end traps, with both chains
+    /// (`DependencyStore.refused`). What every first read, set and re-read of an injected
+    /// property does to get in.
+    @inline(__always)
+    func enterProperty(
+        on stack: ResolutionStack, type: Any.Type, name: @autoclosure () -> String?,
+        requester: @autoclosure () -> Requester
+    ) {
+        if let refusal = enter(on: stack, waitingFor: .property(type: type, name: name(), requester: requester())) {
+            DependencyStore.refused(refusal, resolving: type, name: name(), at: requester())
+        }
+    }
+
     @inline(never)
     private func enterWaiting(on stack: ResolutionStack, subject: WaitSubject) -> Gate.Refusal? {
         let waiter = WaitGraph.Waiter(target: .gate(self), subject: subject, chain: stack.registrations())
