@@ -23,15 +23,10 @@ enum InjectedBinding {
     /// Binds to `store`, by the rule above.
     init(_ store: DependencyStore) {
         // The thread's stack, borrowed: no retain and release for a reference that cannot go.
-        let origin = ResolutionStack.withCurrentIfCreated { stack -> PropertyOrigin? in
-            guard stack.isBuildingKeptInstance(in: store.core) else { return nil }
-            return stack.propertyOrigin(in: store.core)
-        }
-        if let origin {
-            self = .core(origin)
-        } else {
-            self = .store(store)
-        }
+        self =
+            ResolutionStack.withCurrentIfCreated { stack in
+                stack.isBuildingKeptInstance(in: store.core) ? .core(stack.propertyOrigin(in: store.core)) : nil
+            } ?? .store(store)
     }
 
     /// The binding of a property being created now: to ``DependencyStore/shared``, by the rule
@@ -39,16 +34,13 @@ enum InjectedBinding {
     /// is building an instance it keeps, where `InjectedBinding(.shared)` would look twice.
     @inline(__always)
     static func forPropertyBeingCreated() -> InjectedBinding {
-        let binding = ResolutionStack.withCurrentIfCreated { stack -> InjectedBinding? in
+        ResolutionStack.withCurrentIfCreated { stack -> InjectedBinding? in
             // A factory or a synchronous `execute` running on this thread: `shared` is its store.
             // Unretained until the binding takes it: its frame holds it.
-            guard let store = stack.currentStoreUnretained else { return nil }
-            let keeps = store._withUnsafeGuaranteedRef { stack.isBuildingKeptInstance(in: $0.core) }
-            guard keeps else { return .store(store.takeUnretainedValue()) }
-            return store._withUnsafeGuaranteedRef { .core(stack.propertyOrigin(in: $0.core)) }
-        }
-        if let binding { return binding }
-        return .store(DependencyStore.current)
+            stack.currentStoreUnretained?._withUnsafeGuaranteedRef { store in
+                stack.isBuildingKeptInstance(in: store.core) ? .core(stack.propertyOrigin(in: store.core)) : .store(store)
+            }
+        } ?? .store(DependencyStore.current)
     }
 
     /// The store of a `.store` binding, not retained: valid for as long as the binding holds it.
@@ -118,15 +110,11 @@ extension InjectedBinding {
     /// created the property, when the property was bound to a store building what it keeps.
     @inline(__always)
     func resolve<T>(_ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester) -> T {
-        switch self {
-        case .store(let store):
+        if case .store(let store) = self {
             return Self.resolve(
                 type, name: name, arguments: arguments, requester: requester, in: store, lookingFirst: true)
-        case .core(let origin):
-            return Self.resolve(type, name: name, arguments: arguments, requester: requester, createdBy: origin)
-        case .resolved, .resolvedKeeping, .replaced:
-            preconditionFailure("DependencyStore: an injected property resolved twice")
         }
+        return resolveTrapping(type, name: name, arguments: arguments, requester: requester)
     }
 
     /// The first read of the property (`header`'s), resolved: through the store it is bound to,
@@ -148,37 +136,30 @@ extension InjectedBinding {
             type, name: OnceHeader.name(in: header), arguments: arguments, requester: header.pointee.requester)
     }
 
-    /// `store.resolve`, trying first, with `lookingFirst`, what the store itself has (see
-    /// `ownValueLeavingLockHeld`), or what the store's parent publishes (see
-    /// `sharedInstanceSkippingOwnLock`).
+    /// `store.resolve`, trying first, with `lookingFirst`, what the first read of an `@Injected`
+    /// property finds without it (`DependencyStore.valueForFirstRead(of:)`): what the store itself
+    /// has, or what the store's parent publishes.
     @inline(__always)
     private static func resolve<T>(
         _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester, in store: DependencyStore,
         lookingFirst: Bool
     ) -> T {
-        if lookingFirst, name == nil, case .none = arguments {
-            let key = ObjectIdentifier(type)
-            if store.core.mayRegister(key) {
-                // A value or an instance of this store's own, handed out as `resolve` would.
-                if let address = store.ownValueLeavingLockHeld(key) {
-                    return store.handOut(address, as: T.self)
-                }
-            } else if let box = store.sharedInstanceSkippingOwnLock(key) {
-                return box.value(as: T.self)
-            }
+        if lookingFirst, name == nil, case .none = arguments, let value = store.valueForFirstRead(of: T.self) {
+            return value
         }
         return store.resolve(type, name: name, arguments: arguments, requester: requester)
     }
 
+    /// `tryResolve`, trapping with what it would throw: the first read of a property a kept
+    /// instance's build created (`.core`).
     @inline(never)
-    private static func resolve<T>(
-        _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester, createdBy origin: PropertyOrigin
+    private func resolveTrapping<T>(
+        _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester
     ) -> T {
-        let store = DependencyStore.resolving(through: origin.core)
         do {
-            return try store.resolveChecked(type, name: name, arguments: arguments, requester: requester)
+            return try tryResolve(type, name: name, arguments: arguments, requester: requester)
         } catch {
-            store.fail(error.createdBy(origin), resolving: type, name: name, at: requester)
+            DependencyStore.fail(error, resolving: type, name: name, at: requester)
         }
     }
 
@@ -186,13 +167,10 @@ extension InjectedBinding {
     func tryResolve<T>(
         _ type: T.Type, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> T {
-        guard case .core(let origin) = self else {
-            return try store.resolveChecked(type, name: name, arguments: arguments, requester: requester)
-        }
         do {
-            return try DependencyStore.resolving(through: origin.core).resolveChecked(
-                type, name: name, arguments: arguments, requester: requester)
+            return try store.resolveChecked(type, name: name, arguments: arguments, requester: requester)
         } catch {
+            guard case .core(let origin) = self else { throw error }
             throw error.createdBy(origin)
         }
     }

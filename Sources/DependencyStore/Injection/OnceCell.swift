@@ -373,11 +373,7 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
     @usableFromInline
     func finishFirstRead(_ read: FirstRead, publishing slot: UnsafeMutableRawPointer) {
         withUnsafeMutablePointerToHeader { header in
-            if let hazard = read.hazard {
-                Tombstones.unprotect(hazard)
-            } else {
-                header.pointee.store.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.registry.unlockLeftHeld() }
-            }
+            header.pointee.store.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.letGo(of: read) }
             OnceHeader.dropBinding(in: header)
             let gate = RawGate(existingAt: gateAddress)
             gate.publishOnce(slot)

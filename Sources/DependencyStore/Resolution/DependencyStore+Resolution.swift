@@ -140,40 +140,28 @@ extension DependencyStore {
     }
 
     /// `resolveIfRegistered` of a type no store registers as such: a handle or an optional of a
-    /// registered type, or a collection; `nil` for none.
+    /// registered type, or a collection; `nil` for none. An optional ask that found nothing in
+    /// this store, made while it builds an instance a store layered over it is to share, is
+    /// answered as `resolve` answers it there, from that store (see `resolveFromBorrower`), which
+    /// makes the instance that store's own. Also that store's own when it does not resolve it
+    /// either but the type is declared provided per request: another request's store would answer
+    /// otherwise (see `dependsOnAbsentRequestValue`).
     private func resolveIfResolvableWithoutARegistration<T>(_ type: T.Type, name: String?, requester: Requester) -> T? {
-        if let handle = type as? any DependencyHandle.Type, handle.isResolvable(in: self, name: name) {
-            return resolveHandle(handle, as: type, name: name, requester: requester)
-        }
-        if let optional = type as? any ResolvableOptional.Type, optional.isResolvable(in: self, name: name) {
-            do {
-                return try optional.resolve(in: self, name: name, arguments: .none, requester: requester) as? T
-            } catch {
-                fail(error, resolving: type, name: name, at: requester)
+        do throws(ResolutionError) {
+            if let handle = type as? any DependencyHandle.Type, handle.isResolvable(in: self, name: name) {
+                return try handle.make(in: self, name: name, arguments: .none, requester: requester) as! T?
             }
-        }
-        if name == nil, let collection = type as? any ContributedCollection.Type {
-            return collection.assemble(in: self, requester: requester).map { $0 as! T }
-        }
-        do {
-            return try resolveIfABorrowerResolves(type, name: name, requester: requester)
+            if let optional = type as? any ResolvableOptional.Type, optional.isResolvable(in: self, name: name) {
+                return try optional.resolve(in: self, name: name, arguments: .none, requester: requester) as? T
+            }
+            if name == nil, let collection = type as? any ContributedCollection.Type {
+                return collection.assemble(in: self, requester: requester).map { $0 as! T }
+            }
+            if let value = try resolveFromBorrower(type, name: name, arguments: .none, requester: requester) {
+                return value
+            }
         } catch {
             fail(error, resolving: type, name: name, at: requester)
-        }
-    }
-
-    /// An optional ask (`resolveIfRegistered`, `T?`, a `Provider` or `Lazy` by
-    /// `resolveIfRegistered`) that found nothing in this store, made while it builds an instance
-    /// a store layered over it is to share: answered as `resolve` answers it there, from that
-    /// store (see `resolveFromBorrower`), which makes the instance that store's own. Also that
-    /// store's own when it does not resolve it either but the type is declared provided per
-    /// request: another request's store would answer otherwise (see
-    /// `dependsOnAbsentRequestValue`). `nil` otherwise.
-    private func resolveIfABorrowerResolves<T>(
-        _ type: T.Type, name: String?, requester: Requester
-    ) throws(ResolutionError) -> T? {
-        if let value = try resolveFromBorrower(type, name: name, arguments: .none, requester: requester) {
-            return value
         }
         dependsOnAbsentRequestValue(Self.valueType(askedFor: type), name: name)
         return nil
@@ -251,15 +239,10 @@ extension DependencyStore {
     func resolveBorrowed<T>(
         _ type: T.Type, name: String?, from owner: DependencyStore, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> T {
-        try ResolutionStack.withCurrent { (stack) throws(ResolutionError) -> T in
-            // One graph for both builds: a rebuild is part of the same resolve, and gets the
-            // `.graph` instances of this store that the fall-back built.
-            stack.enterSharedGraph()
-            let beganChain = stack.beginChainIfNone()
-            defer {
-                if beganChain { stack.endChain() }
-                stack.leaveSharedGraph()
-            }
+        let stack = ResolutionStack.current
+        // One graph for both builds: a rebuild is part of the same resolve, and gets the `.graph`
+        // instances of this store that the fall-back built.
+        return try stack.sharingOneGraph { () throws(ResolutionError) -> T in
             let depth = stack.borrows.count
             stack.borrows.append(.init(owner: owner, borrower: self, frameIndex: stack.frames.count))
             let value: T
@@ -380,17 +363,6 @@ extension DependencyStore {
             return value
         }
         throw missingRegistration(of: type, name: name, requester: requester, stack: ResolutionStack.currentIfCreated)
-    }
-
-    /// A `Provider` or `Lazy` for a registered type (`isResolvable` said so).
-    private func resolveHandle<T>(
-        _ handle: any DependencyHandle.Type, as type: T.Type, name: String?, requester: Requester
-    ) -> T {
-        do {
-            return try handle.make(in: self, name: name, arguments: .none, requester: requester) as! T
-        } catch {
-            fail(error, resolving: type, name: name, at: requester)
-        }
     }
 
     /// Traps with `error`, or, on a thread where `verify()` is building a registration, records it
@@ -605,69 +577,69 @@ extension DependencyStore {
         }
     }
 
-    /// The instance the parent publishes for `key` (see `SharedInstances`), when this store never
-    /// registered `key` (its `keyFilter` says so, which the caller tests first), shares its
-    /// ancestors' instances and has no observers (`mayShareWithoutObservers`): what the lookup of
-    /// an unnamed `key` without arguments would find after a miss in this store
-    /// (`findInherited`), found without taking this store's lock. What the first read of an
-    /// injected property tries first, so that a request's property for an app-wide singleton
-    /// takes no lock; `resolve` itself does not, since for a store without a parent (most
-    /// resolves) the look would be pure cost.
-    ///
-    /// Its words are read with no lock: a registration, override, decorator or observer this
-    /// store gets meanwhile on another thread may or may not be seen, as with any change made
-    /// while a resolve runs; one made before, on this thread or one it synchronised with, is.
-    /// When an ancestor registered something since this store last checked what it registers
-    /// against theirs (`StoreCore.checkedGeneration`), the check is the resolve's
-    /// path's to make, under this store's lock. `nil` sends the read down that path.
-    @inline(__always)
-    func sharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
-        // A store without a parent pays this one test. The caller tested that this store never
-        // registered `key` (`core.mayRegister`): a store that may (a request's value, say) goes to
-        // its own lookup at once, without the call. The bit is this store's own, set under its
-        // lock: a registration made before this read, on this thread or one it synchronised with,
-        // sets it, so no ordering with the ancestors' words read below is needed.
-        guard core.parent != nil else { return nil }
-        return parentsSharedInstanceSkippingOwnLock(key)
-    }
-
-    @inline(never)
-    private func parentsSharedInstanceSkippingOwnLock(_ key: ObjectIdentifier) -> InstanceBox? {
-        withParentSharingSkippingOwnLock { $0.sharedInstance(key) }
-    }
-
-    /// `body` on the parent's core, when this store shares its ancestors' instances as
-    /// `sharedInstanceSkippingOwnLock` says, read with no lock; `nil` otherwise. This store must
-    /// have a parent.
-    @inline(__always)
-    private func withParentSharingSkippingOwnLock<R>(_ body: (StoreCore) -> R?) -> R? {
-        guard verifier == nil else { return nil }
-        // The checked sum first, then the ancestors' counts, then the word that says the store
-        // still shares: see `StoreCore.checkedGeneration`.
-        let checked = core.checkedGeneration
-        // Borrowed: this store holds its parent.
-        return Unmanaged.passUnretained(core.parent.unsafelyUnwrapped)._withUnsafeGuaranteedRef { parent in
-            let parentCore = parent.core
-            guard checked == parentCore.generationWithAncestors, core.mayShareWithoutObservers else { return nil }
-            return body(parentCore)
-        }
-    }
-
     /// What the first read of an `@Injected` property through this store finds of `key` (without
     /// a name or arguments) before it copies anything, with what holds it: a value this store
     /// provides, in a room, or an instance it keeps of its own registration, under this store's
     /// lock (`ownValueLeavingLockHeld`); or an instance the parent publishes (`sharedInstanceSkippingOwnLock`), under this thread's
     /// hazard (`hazard`), without retaining its box. `nil`, with nothing held, when the read
     /// resolves through the store instead. See `OnceStorage.beginFirstRead(of:)`.
+    ///
+    /// The parent's instance is found only when this store never registered `key` (its
+    /// `keyFilter` says so), shares its ancestors' instances and has no observers
+    /// (`mayShareWithoutObservers`): what the lookup of an unnamed `key` without arguments would
+    /// find after a miss in this store (`findInherited`), found without taking this store's lock,
+    /// so that a request's property for an app-wide singleton takes no lock. Its words are read
+    /// with no lock: a registration, override, decorator or observer this store gets meanwhile on
+    /// another thread may or may not be seen, as with any change made while a resolve runs; one
+    /// made before, on this thread or one it synchronised with, is. When an ancestor registered
+    /// something since this store last checked what it registers against theirs
+    /// (`StoreCore.checkedGeneration`), the check is the resolve's path's to make, under this
+    /// store's lock: `nil` sends the read down that path. `resolve` itself does not look here
+    /// first, since for a store without a parent (most resolves) the look would be pure cost.
     func findForFirstRead(
         _ key: ObjectIdentifier, hazard: UnsafeMutablePointer<dependency_store_atomic_address>
     ) -> FirstRead? {
         if core.mayRegister(key) {
             return ownValueLeavingLockHeld(key).map { FirstRead(found: UnsafeRawPointer($0.address), hazard: nil) }
         }
-        guard core.parent != nil else { return nil }
-        let address = withParentSharingSkippingOwnLock { $0.sharedInstanceValue(key, protectedBy: hazard) }
+        // A store without a parent pays this one test. The bit `mayRegister` read is this
+        // store's own, set under its lock: a registration made before this read, on this thread or
+        // one it synchronised with, sets it, so no ordering with the ancestors' words read below is
+        // needed.
+        guard core.parent != nil, verifier == nil else { return nil }
+        // The checked sum first, then the ancestors' counts, then the word that says the store
+        // still shares: see `StoreCore.checkedGeneration`.
+        let checked = core.checkedGeneration
+        // Borrowed: this store holds its parent.
+        let address: UnsafeRawPointer? = Unmanaged.passUnretained(core.parent.unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef { parent in
+                let parentCore = parent.core
+                guard checked == parentCore.generationWithAncestors, core.mayShareWithoutObservers else { return nil }
+                return parentCore.sharedInstanceValue(key, protectedBy: hazard)
+            }
         return address.map { FirstRead(found: $0, hazard: hazard) }
+    }
+
+    /// Lets go of what `findForFirstRead` left held for `read`: the hazard, or this store's lock.
+    @inline(__always)
+    func letGo(of read: FirstRead) {
+        if let hazard = read.hazard {
+            Tombstones.unprotect(hazard)
+        } else {
+            registry.unlockLeftHeld()
+        }
+    }
+
+    /// What `findForFirstRead` finds of `type`, copied out, with what held it let go of: what the
+    /// first read of a property that keeps no room for its value (a handle's, an optional or
+    /// releasable property's) tries before the store's resolve.
+    func valueForFirstRead<T>(of type: T.Type) -> T? {
+        ResolutionStack.withCurrent { stack in
+            guard let read = findForFirstRead(ObjectIdentifier(type), hazard: stack.hazard) else { return nil }
+            // A copy only retains: no user code runs while the lock or the hazard is held.
+            defer { letGo(of: read) }
+            return read.address.unsafelyUnwrapped.assumingMemoryBound(to: T.self).pointee
+        }
     }
 
     /// Finds the registration in an ancestor. A cached scope's instance is the ancestor's, shared,

@@ -160,6 +160,10 @@ final class ResolutionStack {
                 borrows[index].owner != nil && borrows[index].tainted.contains { $0 === registration }
             })
         else { return }
+        setAside(box, of: registration, inBorrowAt: index)
+    }
+
+    private func setAside(_ box: AnyObject, of registration: AnyRegistration, inBorrowAt index: Int) {
         borrows[index].setAside.append(
             DiscardedInstance(registration: registration, box: box, sequence: borrows[index].setAside.count))
     }
@@ -189,9 +193,7 @@ final class ResolutionStack {
     func handOver(_ setAside: [DiscardedInstance]) -> Bool {
         guard let index = borrows.indices.last(where: { borrows[$0].owner != nil }) else { return false }
         for discarded in setAside {
-            borrows[index].setAside.append(
-                DiscardedInstance(
-                    registration: discarded.registration, box: discarded.box, sequence: borrows[index].setAside.count))
+            self.setAside(discarded.box, of: discarded.registration, inBorrowAt: index)
         }
         return true
     }

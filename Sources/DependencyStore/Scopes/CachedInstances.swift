@@ -197,10 +197,30 @@ extension DependencyStore {
         let value: T
         do {
             defer { slot.gate.leave() }
-            value = try buildOrFind(
-                registration, policy: policy, key: key, clock: clock, mayBeNil: mayBeNil, in: slot,
-                arguments: arguments, on: stack, requester: requester, stage: stage, expired: &expired,
-                evicted: &evicted)
+            // A clock may be the user's: read with no lock held.
+            let now = clock?.read()
+            let (found, generation) = registry.withLock { _ in
+                (
+                    slot.cached?.instance(
+                        for: key, now: now, lifetime: policy.lifetime, of: registration, expired: &expired),
+                    slot.generation
+                )
+            }
+            if let found {
+                value = Self.instance(found, as: T.self, lifetime: .cached)
+            } else {
+                value = stage.build(registration, in: self, arguments: arguments, on: stack)
+                // A `nil` is not kept: the next resolve asks the factory again (see Docs/Lifetimes.md).
+                if !mayBeNil || !isNil(value) {
+                    // Timed from the keep, not from before the build: a slow fetch gets its whole
+                    // lifetime.
+                    let request = CacheEntryRequest(key: key, now: clock?.read(), limit: policy.limit)
+                    _ = try keep(
+                        value, of: registration, in: slot, builtIn: generation, finishing: nil, requester: requester,
+                        caching: request)
+                    evicted = request.evicted
+                }
+            }
         }
         let label = Tracing.label(of: registration.type, name: registration.name)
         // A factory that hands out the same object again (`register(Token.shared, for: ...)`) has
@@ -215,43 +235,6 @@ extension DependencyStore {
         if !evicted.isEmpty {
             close(evicted.closes(), because: "the eviction from \(label)'s cache of \(policy.limit ?? 0)")
         }
-        return value
-    }
-
-    /// The part of `buildCached` that runs in the gate.
-    private func buildOrFind<T>(
-        _ registration: Registration<T>,
-        policy: CachePolicy,
-        key: CacheKey,
-        clock: InstalledClock?,
-        mayBeNil: Bool,
-        in slot: InstanceSlot,
-        arguments: GivenArguments,
-        on stack: ResolutionStack,
-        requester: Requester,
-        stage: (some ResolveStage).Type,
-        expired: inout [DiscardedInstance],
-        evicted: inout [DiscardedInstance]
-    ) throws(ResolutionError) -> T {
-        // A clock may be the user's: read with no lock held.
-        let now = clock?.read()
-        let (found, generation) = registry.withLock { _ in
-            (
-                slot.cached?.instance(
-                    for: key, now: now, lifetime: policy.lifetime, of: registration, expired: &expired),
-                slot.generation
-            )
-        }
-        if let found { return Self.instance(found, as: T.self, lifetime: .cached) }
-        let value = stage.build(registration, in: self, arguments: arguments, on: stack)
-        // A `nil` is not kept: the next resolve asks the factory again (see Docs/Lifetimes.md).
-        if mayBeNil, isNil(value) { return value }
-        // Timed from the keep, not from before the build: a slow fetch gets its whole lifetime.
-        let request = CacheEntryRequest(key: key, now: clock?.read(), limit: policy.limit)
-        _ = try keep(
-            value, of: registration, in: slot, builtIn: generation, finishing: nil, requester: requester,
-            caching: request)
-        evicted = request.evicted
         return value
     }
 

@@ -42,7 +42,7 @@ final class SharedInstances {
 
 extension StoreCore {
     /// The instance of the unnamed registration for `key` that this store shares, if it has
-    /// published it: read without the store's lock.
+    /// published it: read without the store's lock, retained.
     @inline(__always)
     func sharedInstance(_ key: ObjectIdentifier) -> InstanceBox? {
         // Nothing published (most stores): one relaxed load.
@@ -53,11 +53,10 @@ extension StoreCore {
     @inline(never)
     private func readSharedInstance(_ key: ObjectIdentifier) -> InstanceBox? {
         ResolutionStack.withCurrent { stack in
-            let hazard = stack.hazard
-            // Cleared after the entry (and its instance) is copied out: the table may go then.
-            defer { Tombstones.unprotect(hazard) }
-            guard let table = Tombstones.protect(sharedInstancesCell, in: hazard) else { return nil }
-            return Published<SharedInstances>.borrow(table) { $0.boxes[key] }
+            guard let box = readSharedBox(key, protectedBy: stack.hazard) else { return nil }
+            // Cleared once the box is retained: the table may go then.
+            defer { Tombstones.unprotect(stack.hazard) }
+            return box.takeUnretainedValue()
         }
     }
 
@@ -72,20 +71,20 @@ extension StoreCore {
     ) -> UnsafeRawPointer? {
         // Nothing published (most stores): one relaxed load.
         guard dependency_store_is_set_relaxed(sharedInstancesCell) else { return nil }
-        return readSharedInstanceValue(key, protectedBy: hazard)
+        return readSharedBox(key, protectedBy: hazard).map { UnsafeRawPointer($0._withUnsafeGuaranteedRef { $0.valueAddress }) }
     }
 
+    /// The one read of the published table: the box for `key`, not retained, with `hazard` left
+    /// set, which keeps the table, and so the box, alive; `nil`, with `hazard` clear, for none.
     @inline(never)
-    private func readSharedInstanceValue(
+    private func readSharedBox(
         _ key: ObjectIdentifier, protectedBy hazard: UnsafeMutablePointer<dependency_store_atomic_address>
-    ) -> UnsafeRawPointer? {
-        let address = Tombstones.protect(sharedInstancesCell, in: hazard).flatMap { table in
-            Published<SharedInstances>.borrow(table) {
-                $0.boxes.withUnretained(key) { box in UnsafeRawPointer(box.valueAddress) }
-            }
+    ) -> Unmanaged<InstanceBox>? {
+        let box = Tombstones.protect(sharedInstancesCell, in: hazard).flatMap { table in
+            Published<SharedInstances>.borrow(table) { $0.boxes.withUnretained(key) { Unmanaged.passUnretained($0) } }
         }
-        if address == nil { Tombstones.unprotect(hazard) }
-        return address
+        if box == nil { Tombstones.unprotect(hazard) }
+        return box
     }
 
     /// Publishes `box`, the built instance of this store's unnamed registration for `key`, which
