@@ -38,7 +38,8 @@ enum InjectedBinding {
             // A factory or a synchronous `execute` running on this thread: `shared` is its store.
             // Unretained until the binding takes it: its frame holds it.
             stack.currentStoreUnretained?._withUnsafeGuaranteedRef { store in
-                stack.isBuildingKeptInstance(in: store.core) ? .core(stack.propertyOrigin(in: store.core)) : .store(store)
+                stack.isBuildingKeptInstance(in: store.core)
+                    ? .core(stack.propertyOrigin(in: store.core)) : .store(store)
             }
         } ?? .store(DependencyStore.current)
     }

@@ -71,7 +71,9 @@ extension StoreCore {
     ) -> UnsafeRawPointer? {
         // Nothing published (most stores): one relaxed load.
         guard dependency_store_is_set_relaxed(sharedInstancesCell) else { return nil }
-        return readSharedBox(key, protectedBy: hazard).map { UnsafeRawPointer($0._withUnsafeGuaranteedRef { $0.valueAddress }) }
+        return readSharedBox(key, protectedBy: hazard).map {
+            UnsafeRawPointer($0._withUnsafeGuaranteedRef { $0.valueAddress })
+        }
     }
 
     /// The one read of the published table: the box for `key`, not retained, with `hazard` left
