@@ -366,7 +366,7 @@ extension DependencyStore {
             // the removal's epoch is not needed for the sharing rule either.
             registry.removals[TypeAndName(type: key, name: name)] = nil
         }
-        return parent != nil && !registry.shadowsAncestors
+        return parent != nil && !registry.sharing.shadowsAncestors
     }
 
     /// Keeps the sharing rule's record of overrides (`Registry.shadowsAncestors`) after this store

@@ -580,7 +580,7 @@ extension DependencyStore {
     /// What the first read of an `@Injected` property through this store finds of `key` (without
     /// a name or arguments) before it copies anything, with what holds it: a value this store
     /// provides, in a room, or an instance it keeps of its own registration, under this store's
-    /// lock (`ownValueLeavingLockHeld`); or an instance the parent publishes (`sharedInstanceSkippingOwnLock`), under this thread's
+    /// lock (`ownValueLeavingLockHeld`); or an instance the parent publishes (`StoreCore.sharedInstanceValue`), under this thread's
     /// hazard (`hazard`), without retaining its box. `nil`, with nothing held, when the read
     /// resolves through the store instead. See `OnceStorage.beginFirstRead(of:)`.
     ///

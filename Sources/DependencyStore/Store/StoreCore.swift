@@ -32,14 +32,8 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
                 parent: parent, origin: origin, verifier: verifier, rooms: rooms,
                 filter: dependency_store_core_provided_filter(atomics))
         }
-        // A new store registers nothing, so nothing its ancestors have registered so far shadows it.
         if parent != nil {
-            dependency_store_store_relaxed(core.checkedAncestorsGeneration, core.ancestorsGeneration)
-            // After the generation: a removal between the two reads is in neither, so the next
-            // change or resolve checks again, and a removal the epoch counts came before the store
-            // registered anything.
-            let epoch = dependency_store_removal_epoch_now()
-            core.withUnsafeMutablePointerToHeader { $0.pointee.checkedRemovalEpoch = epoch }
+            core.startChecked()
             dependency_store_store_relaxed(core.stageCount, layeredStageBias)
         }
         return core
@@ -101,70 +95,6 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     /// without a parent reads only its own count, and one through a layered store learns from the
     /// same load that it must read its ancestors' counts (no store has that many stages).
     static var layeredStageBias: Int { 1 << 30 }
-    /// The address of the instances this store shares with layered stores, published for them to
-    /// read without the lock (see `SharedInstances`), or `nil`; a field of `words`. Changed only through `SharedInstances`' functions, under the registry's lock.
-    var sharedInstancesCell: UnsafeMutablePointer<dependency_store_atomic_address> {
-        dependency_store_shared_published(sharedTables)
-    }
-    /// The published table and the list of retired ones (see `SharedInstances`).
-    var sharedTables: UnsafeMutablePointer<dependency_store_shared_tables> {
-        dependency_store_core_shared_instances(words)
-    }
-    /// A filter of the types this store has ever registered (named or not): one bit per type's
-    /// hash, set under the registry's lock when a registration goes in, never cleared. A clear bit
-    /// says the store does not register the type, so a store layered over it that registers the
-    /// type need not take this store's lock to ask (`noteShadowing`); a set one may be another
-    /// type's, and the lock is taken. A field of `words`.
-    ///
-    /// Why a clear bit read with no lock is enough: a store that registers a type sets its bit and
-    /// then counts the registration (`registrationGeneration`, a release increment); the layered
-    /// store registers under its own lock and then reads the bit. If the layered store's read
-    /// comes too early to see the bit, its next resolve through the sharing rule sees the count
-    /// changed (an acquire load) and checks its types again, under its lock, after the bit was set
-    /// (`sharesAncestorsInstances(_:)`). Either way one of them sees the other.
-    func keyFilter(_ word: Int) -> UnsafeMutablePointer<dependency_store_atomic_word> {
-        dependency_store_core_key_filter(words, word)
-    }
-    /// Nonzero once the store stopped sharing its ancestors' instances (`Registry.shadowsAncestors`
-    /// was set, by an override, a decorator, a contribution or an observer), never cleared: read
-    /// with no lock by a property's first read through this store of a type it never registered
-    /// (`DependencyStore.sharedInstanceSkippingOwnLock`), which while it is zero can go straight to
-    /// what the parent publishes. Set under the registry's lock, with `shadowsAncestors`, through
-    /// `stopsSharing(_:)` only. A field of `words`.
-    var stopsSharingWord: UnsafeMutablePointer<dependency_store_atomic_word> {
-        dependency_store_core_stops_sharing(words)
-    }
-
-    /// Records that this store now changes what its ancestors' factories would build: it overrides
-    /// one of their registrations, or got a decorator, a contribution or an observer. From now on
-    /// it builds and keeps its own copies of their cached instances, even after what made the
-    /// change is removed. Its copies stay the ones it hands out, as a kept instance stays until
-    /// its own registration changes or a reset discards it. Call with the registry's lock held,
-    /// on this store's `registry`.
-    func stopsSharing(_ registry: inout Registry) {
-        registry.shadowsAncestors = true
-        dependency_store_or(stopsSharingWord, 1)
-    }
-
-    /// How many registrations, provided values and removals of either this store has had, ever:
-    /// one more at each, under the registry's lock, after the type's bit went into `keyFilter`
-    /// (`noteRegisters`) or the removal was recorded with its epoch (`noteRemoved`).
-    /// With release ordering, so a store layered over this one that reads the count with acquire
-    /// ordering, and sees it changed, then reads the bit. What lets the stores layered over this
-    /// one learn that it registered a type they register without this store visiting them
-    /// (`sharesAncestorsInstances(_:)`). A field of `words`.
-    var registrationGeneration: UnsafeMutablePointer<dependency_store_atomic_word> {
-        dependency_store_core_registration_generation(words)
-    }
-
-    /// The sum of the ancestors' `registrationGeneration` (`ancestorsGeneration`) when every type
-    /// this store registers was last checked against what they register: when it is still the
-    /// sum, no ancestor registered anything since, so the sharing rule's record of overrides
-    /// (`Registry.shadowsAncestors`) is up to date. A type this store registers later is checked
-    /// by its registration (`noteShadowing`). Written under the registry's lock; read with none.
-    var checkedAncestorsGeneration: UnsafeMutablePointer<dependency_store_atomic_word> {
-        dependency_store_core_checked_ancestors_generation(words)
-    }
 
     /// Whether the store is on its parent's list of children (`Registry.children`): 0 while it
     /// is not (it has kept nothing and registered nothing but values), 1 once it joined
@@ -218,105 +148,6 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
     @inline(__always)
     var hasParent: Bool { withUnsafeMutablePointerToHeader { $0.pointee.parent != nil } }
 
-    /// The sum of every ancestor's `registrationGeneration`, each read with acquire ordering: it
-    /// changes when any of them registers or removes something, since each only grows.
-    @inline(__always)
-    var ancestorsGeneration: Int {
-        withParent { $0.core.generationWithAncestors } ?? 0
-    }
-
-    /// `checkedAncestorsGeneration`, read with no lock, with acquire ordering: when it equals the
-    /// parent's `generationWithAncestors`, no ancestor registered anything since this store last
-    /// checked its types against theirs. Read it first: the acquire matches the release store of
-    /// `checkShadowing`, so a reader that sees the sum a check recorded sees what the check did
-    /// (`stopsSharing`), and ancestors' counts at least as new as those the check added up, so
-    /// equal sums mean equal counts. Then read the ancestors' counts, and then the word that says
-    /// the store still shares (`mayShareWithoutObservers`).
-    @inline(__always)
-    var checkedGeneration: Int { dependency_store_load_acquire_word(checkedAncestorsGeneration) }
-
-    /// This store's `registrationGeneration` plus its ancestors': the `ancestorsGeneration` of a
-    /// store layered over this one. A store whose parent has no parent (a request's, over the
-    /// app's) reads one count; deeper ancestors are added out of line.
-    @inline(__always)
-    var generationWithAncestors: Int {
-        let own = dependency_store_load_acquire_word(registrationGeneration)
-        return hasParent ? own &+ furtherAncestorsGeneration() : own
-    }
-
-    /// `ancestorsGeneration`, out of line: for a store whose parent has a parent.
-    @inline(never)
-    private func furtherAncestorsGeneration() -> Int {
-        ancestorsGeneration
-    }
-
-    /// Whether an ancestor registers `key` and `name`, or, given `epoch`, removed them with a
-    /// later removal epoch (`Removal.epoch`). An ancestor whose filter says it never registered `key` is not
-    /// locked: a request's values, which the app does not register, take no lock of the app's.
-    func anAncestorRegisters(_ key: ObjectIdentifier, name: String?, orRemovedAfter epoch: Int? = nil) -> Bool {
-        var registers = false
-        forEachAncestor { core in
-            registers =
-                core.mayRegister(key)
-                && core.registry.withLock { registry in
-                    if registry.registers(key, name: name) { return true }
-                    guard let epoch, !registry.removals.isEmpty else { return false }
-                    return registry.removals[TypeAndName(type: key, name: name)].map { $0.epoch > epoch } ?? false
-                }
-            return !registers
-        }
-        return registers
-    }
-
-    /// `registry.sharesAncestorsInstances`, once the sharing rule's record of overrides is brought
-    /// up to date with what the ancestors registered since this store last looked (the pull half of
-    /// `noteShadowing`: an ancestor does not visit the stores layered over it when it registers).
-    /// Call with this store's lock held, on its `registry`. The ancestors' locks may be taken,
-    /// after this one, as `DependencyStore.found` takes them.
-    @inline(__always)
-    func sharesAncestorsInstances(_ registry: inout Registry) -> Bool {
-        guard registry.sharesAncestorsInstances else { return false }
-        checkShadowingIfStale(&registry)
-        return registry.sharesAncestorsInstances
-    }
-
-    /// Checks this store's types against its ancestors' (`checkShadowing`) if an ancestor
-    /// registered or removed something since the last check, and the store still shares: what
-    /// every change to what this store registers does first. Call with this store's lock held, on
-    /// its `registry`.
-    @inline(__always)
-    func checkShadowingIfStale(_ registry: inout Registry) {
-        guard !registry.shadowsAncestors else { return }
-        let generation = ancestorsGeneration
-        if _slowPath(dependency_store_load_relaxed(checkedAncestorsGeneration) != generation) {
-            checkShadowing(&registry, against: generation)
-        }
-    }
-
-    /// Checks every type this store registers against its ancestors' registrations as they are at
-    /// `generation` or later, and against what they removed since the last check: stops the store
-    /// sharing if one of them registers it too, or did at some moment since. Then records
-    /// `generation`. Under this store's lock; every change to what this store registers makes
-    /// this check first (`DependencyStore.insert`, `insertProvided`, `unregister`, `unload`), so
-    /// its types have not changed since the last one, and a registration an ancestor made and
-    /// removed in between still counts, as when the ancestor visited it at once.
-    @inline(never)
-    private func checkShadowing(_ registry: inout Registry, against generation: Int) {
-        // Before the look: a removal the look does not see takes a later epoch.
-        let epoch = dependency_store_removal_epoch_now()
-        if !registry.shadowsAncestors {
-            let since = registry.checkedRemovalEpoch
-            if registry.ownKeys.contains(where: { anAncestorRegisters($0.type, name: $0.name, orRemovedAfter: since) })
-            {
-                stopsSharing(&registry)
-            }
-        }
-        registry.checkedRemovalEpoch = epoch
-        // Release: a property's first read that sees this sum, read with no lock, sees the word
-        // `stopsSharing` set (`checkedGeneration`).
-        dependency_store_store_release_word(checkedAncestorsGeneration, generation)
-    }
-
     /// Puts this store on its parent's list of children, and each ancestor on its parent's, the
     /// furthest first, unless it is there already or ended: so that a removal, a reset or a
     /// replacement in an ancestor reaches what this store keeps. Called before a store keeps or
@@ -341,53 +172,6 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         }
     }
 
-    /// Whether the store may share its ancestors' instances and has no observers: `false` once
-    /// `stopsSharing` ran. A relaxed load, with no lock.
-    @inline(__always)
-    var mayShareWithoutObservers: Bool {
-        dependency_store_load_relaxed(stopsSharingWord) == 0
-    }
-
-    /// The word and bit of `key` in `keyFilter`: a multiplicative hash of the type's address.
-    @inline(__always)
-    private static func filterPosition(of key: ObjectIdentifier) -> (word: Int, bit: Int) {
-        let hash = UInt(bitPattern: Int(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15
-        let index = Int(hash >> (UInt(Int.bitWidth) - 8))  // 0 to 255: 4 words of 64 bits
-        return (index >> 6, 1 << (index & 63))
-    }
-
-    /// Records in `keyFilter` that this store registers `key`, then counts the registration in
-    /// `registrationGeneration`. Call with the registry's lock held.
-    @inline(__always)
-    func noteRegisters(_ key: ObjectIdentifier) {
-        let (word, bit) = Self.filterPosition(of: key)
-        dependency_store_or(keyFilter(word), bit)
-        dependency_store_increment_release(registrationGeneration)
-    }
-
-    /// Records for the sharing rule that `removed` went from this store's registry with the
-    /// removal epoch `epoch` (`Tombstones.bury`): each removal's `Removal.epoch` (contributions
-    /// take no part in the rule), then one count more in `registrationGeneration`, as a
-    /// registration is counted, so that a store layered over this one checks its types again
-    /// before it next changes them or shares, and a removal it has not checked against is never
-    /// held against a type it registers only after it. Call with the registry's lock held, after
-    /// `Registry.remove` recorded the removals.
-    func noteRemoved(_ removed: [AnyRegistration], epoch: Int, in registry: inout Registry) {
-        guard !removed.isEmpty else { return }
-        for registration in removed where !registration.role.isContribution {
-            registry.removals[TypeAndName(type: ObjectIdentifier(registration.type), name: registration.name)]?.epoch =
-                epoch
-        }
-        dependency_store_increment_release(registrationGeneration)
-    }
-
-    /// Whether this store may register `key`: `false` means it never has (see `keyFilter`).
-    @inline(__always)
-    func mayRegister(_ key: ObjectIdentifier) -> Bool {
-        let (word, bit) = Self.filterPosition(of: key)
-        return dependency_store_load_relaxed(keyFilter(word)) & bit != 0
-    }
-
     deinit {
         // Nobody reads it any more: a reader resolves through a store over this one, which holds it.
         // Its tables, if it published any: no reader is left to wait for.
@@ -405,18 +189,8 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// Registrations without a name, by `ObjectIdentifier` of the type they are for: the
         /// table the common resolve reads (see `TypeTable`).
         var unnamed = TypeTable<AnyRegistration>()
-        /// Set when this store registers a type (and name) that an ancestor registers too, or when
-        /// its next check finds that an ancestor registered one this store already has
-        /// (`StoreCore.sharesAncestorsInstances(_:)`), or when it first gets a decorator, a
-        /// contribution or an observer: from then on it never shares an ancestor's instances (see
-        /// `sharesAncestorsInstances`). Never cleared. Set only by `StoreCore.stopsSharing(_:)`,
-        /// which mirrors it in a word read with no lock.
-        fileprivate(set) var shadowsAncestors = false
-        /// The removal epoch when the store last checked its types against its ancestors'
-        /// (`StoreCore.checkShadowing`), or was made: an ancestor's removal with a later epoch
-        /// happened since. Set by `StoreCore` alone, under the lock (or before anyone else holds
-        /// the core).
-        fileprivate(set) var checkedRemovalEpoch = 0
+        /// What the sharing rule records of this store (see `Store/Sharing.swift`).
+        var sharing = SharingRecord()
         /// Set when the store is released: from then on a cached scope builds for the one resolve
         /// that asks and keeps nothing, so nothing can tie the core to an instance again.
         var isClosed = false
@@ -591,7 +365,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// nothing, and has no decorators, completion steps, contributions or observers of its
         /// own. A store that only adds values of its own (a request's) shares.
         var sharesAncestorsInstances: Bool {
-            !shadowsAncestors && hasNoDecoratorsNorContributions && observers == nil
+            !sharing.shadowsAncestors && hasNoDecoratorsNorContributions && observers == nil
         }
 
         /// The type and name of everything this store registers or provides itself.

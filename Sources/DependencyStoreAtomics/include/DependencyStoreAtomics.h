@@ -10,7 +10,7 @@
 // (`dependency_store_gate`, see Sources/DependencyStore/Waits/Gate.swift); what a thread or an
 // `async` chain publishes to removals and to stores replacing their tables of shared instances
 // (`dependency_store_chain_cells`, see Sources/DependencyStore/Removal/Tombstones.swift and
-// Sources/DependencyStore/Store/SharedInstances.swift); and the removal epoch.
+// Sources/DependencyStore/Store/Sharing.swift); and the removal epoch.
 #ifndef DEPENDENCY_STORE_ATOMICS_H
 #define DEPENDENCY_STORE_ATOMICS_H
 
@@ -58,7 +58,7 @@ void dependency_store_add(dependency_store_atomic_word *_Nonnull cell, intptr_t 
 
 /// Adds one to `*cell` with release ordering: a store's count of registrations, which a store
 /// layered over it reads with `dependency_store_load_acquire_word` before it reads the filter of
-/// registered types that the same lock set first (see StoreCore.swift, `registrationGeneration`).
+/// registered types that the same lock set first (see Sharing.swift, `registrationGeneration`).
 static inline void dependency_store_increment_release(dependency_store_atomic_word *_Nonnull cell) {
     __c11_atomic_fetch_add(&cell->value, 1, __ATOMIC_RELEASE);
 }
@@ -71,7 +71,7 @@ static inline bool dependency_store_compare_exchange_word(
 }
 
 /// Sets `bits` in `*cell`, with no ordering: a store's filters of the types it registers and
-/// provides (see StoreCore.swift, `keyFilter`), whose order the stores' locks give.
+/// provides (see Sharing.swift, `keyFilter`), whose order the stores' locks give.
 static inline void dependency_store_or(dependency_store_atomic_word *_Nonnull cell, intptr_t bits) {
     __c11_atomic_fetch_or(&cell->value, bits, __ATOMIC_RELAXED);
 }
@@ -85,7 +85,7 @@ void dependency_store_store_release(dependency_store_atomic_address *_Nonnull ce
 
 /// Reads `*cell`, sequentially consistent with every other such operation: what a resolve
 /// through a layered store reads a parent's shared instances by, after publishing its hazard (see
-/// Sources/DependencyStore/Store/SharedInstances.swift).
+/// Sources/DependencyStore/Store/Sharing.swift).
 void *_Nullable dependency_store_load_seq_cst(dependency_store_atomic_address *_Nonnull cell);
 
 /// Whether `*cell` holds an address, with no ordering: "has anything been published?".
@@ -102,7 +102,7 @@ dependency_store_atomic_word *_Nonnull dependency_store_make_counter(void);
 
 // MARK: - A store's words read with no lock
 
-/// The tables of shared instances of a store (see Sources/DependencyStore/Store/SharedInstances.swift):
+/// The tables of shared instances of a store (see Sources/DependencyStore/Store/Sharing.swift):
 /// the one it publishes, read with no lock, and the list of those it no longer publishes that a
 /// reader may still have been reading when they went, which only the store's lock guards.
 typedef struct dependency_store_shared_tables {
@@ -123,7 +123,7 @@ static inline void *_Nullable *_Nonnull dependency_store_shared_retired(dependen
 #define DEPENDENCY_STORE_KEY_FILTER_WORDS 4
 
 /// What a store's core keeps after its mutex, read with no lock; each field is described where
-/// StoreCore.swift names it. All zero when the store is made (Swift's zero value of the struct).
+/// StoreCore.swift or Sharing.swift names it. All zero when the store is made (Swift's zero value of the struct).
 typedef struct dependency_store_core_words {
     dependency_store_atomic_word stage_count;
     dependency_store_shared_tables shared_instances;
@@ -261,7 +261,7 @@ static inline intptr_t dependency_store_current_removal_epoch(void) {
 }
 
 /// The removal epoch now, sequentially consistent: what a store reads before it checks its types
-/// against its ancestors' registrations and their removals (see StoreCore.swift, `checkShadowing`),
+/// against its ancestors' registrations and their removals (see Sharing.swift, `checkShadowing`),
 /// so that a removal it does not see in that check has a later epoch.
 static inline intptr_t dependency_store_removal_epoch_now(void) {
     return __c11_atomic_load(&dependency_store_removal_epoch.value, __ATOMIC_SEQ_CST);
@@ -303,7 +303,7 @@ static inline void dependency_store_fence(void) {
 }
 
 /// Lets another thread run: what a store whose replaced table of shared instances a reader still
-/// reads does, with no lock held (see Sources/DependencyStore/Store/SharedInstances.swift).
+/// reads does, with no lock held (see Sources/DependencyStore/Store/Sharing.swift).
 void dependency_store_yield(void);
 
 /// Takes the next removal epoch and returns it.
