@@ -92,7 +92,7 @@ struct EmptiableProperty<Held> {
             return resolve(binding)
         }
         gate.raw.enterProperty(on: stack, type: type, name: name, requester: requester)
-        defer { gate.leave() }
+        defer { gate.raw.leave() }
         // Another thread may have resolved while this one waited at the gate.
         if let held = held.withLock({ $0 }) { return view(held) }
         let value = resolve(binding)
@@ -109,7 +109,7 @@ struct EmptiableProperty<Held> {
             defer { held = value }
             return held
         }
-        gate.leave()
+        gate.raw.leave()
         withExtendedLifetime(replaced) {}
     }
 

@@ -111,25 +111,11 @@ extension DependencyStore {
     }
 
     func resolveIfRegistered<T>(_ type: T.Type, name: String?, requester: Requester) -> T? {
-        let lookup = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: verifier == nil)
+        guard let lookup = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: verifier == nil) else {
+            return resolveIfResolvableWithoutARegistration(type, name: name, requester: requester)
+        }
         do throws(ResolutionError) {
-            switch lookup {
-            case .kept(let object, let lifetime):
-                return Self.instance(object, as: type, lifetime: lifetime)
-            case .valueUnderLock(let address):
-                return handOut(address, as: type)
-            case .unkept(let registration, let epoch):
-                return try resolve(
-                    building: registration, lookedUpIn: epoch, as: type, arguments: .none, requester: requester)
-            case .found(let found):
-                return try resolve(found, as: type, arguments: .none, requester: requester)
-            case .observed(let found):
-                return try resolveReporting(found, as: type, arguments: .none, requester: requester)
-            case .borrowed(_, let owner):
-                return try resolveBorrowed(type, name: name, from: owner, arguments: .none, requester: requester)
-            case nil:
-                return resolveIfResolvableWithoutARegistration(type, name: name, requester: requester)
-            }
+            return try resolve(lookup, as: type, name: name, arguments: .none, requester: requester)
         } catch {
             // Found, then taken away by a removal before its build began, which looked again and
             // found nothing (see `ResolutionStack.beginChain(building:in:lookedUpIn:)`): absent.
@@ -202,10 +188,19 @@ extension DependencyStore {
         requester: Requester
     ) throws(ResolutionError) -> T {
         let shortcut: Bool = if verifier == nil, case .none = arguments { true } else { false }
-        let lookup = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: shortcut)
-        // The two everyday cases hand what they hold to a call that takes it over (`consuming`),
-        // so that neither pays for destroying the `Lookup` as a whole: a jump over its cases, about
-        // 20 instructions.
+        guard let lookup = lookUp(ObjectIdentifier(type), name: name, takingKeptInstance: shortcut) else {
+            return try resolveUnregistered(type, name: name, arguments: arguments, requester: requester)
+        }
+        return try resolve(lookup, as: type, name: name, arguments: arguments, requester: requester)
+    }
+
+    /// What every resolve does with what its lookup found. The two everyday cases hand what they
+    /// hold to a call that takes it over (`consuming`), so that neither pays for destroying the
+    /// `Lookup` as a whole: a jump over its cases, about 20 instructions.
+    @inline(__always)
+    private func resolve<T>(
+        _ lookup: consuming Lookup, as type: T.Type, name: String?, arguments: GivenArguments, requester: Requester
+    ) throws(ResolutionError) -> T {
         switch consume lookup {
         case .kept(let object, let lifetime):
             return Self.instance(taking: object, as: type, lifetime: lifetime)
@@ -220,8 +215,6 @@ extension DependencyStore {
             return try resolveReporting(found, as: type, arguments: arguments, requester: requester)
         case .borrowed(_, let owner):
             return try resolveBorrowed(type, name: name, from: owner, arguments: arguments, requester: requester)
-        case nil:
-            return try resolveUnregistered(type, name: name, arguments: arguments, requester: requester)
         }
     }
 
@@ -957,7 +950,7 @@ extension DependencyStore {
         of slot: InstanceSlot, building registration: Registration<T>, as type: T.Type, on stack: ResolutionStack,
         requester: Requester
     ) throws(ResolutionError) {
-        if let refusal = slot.gate.enter(on: stack, waitingFor: .instance(registration, store: self)) {
+        if let refusal = slot.gate.raw.enter(on: stack, waitingFor: .instance(registration, store: self)) {
             switch refusal {
             case .cycle(let waiters):
                 throw Self.crossThreadCycle(waiters, requester: requester)
@@ -993,7 +986,7 @@ extension DependencyStore {
                 requester: requester, stage: stage)
         }
         try enterGate(of: slot, building: registration, as: T.self, on: stack, requester: requester)
-        defer { slot.gate.leave() }
+        defer { slot.gate.raw.leave() }
         let (kept, generation) = registry.withLock { _ in (slot.kept, slot.generation) }
         if let kept { return Self.instance(kept, as: T.self, lifetime: registration.lifetime) }
 

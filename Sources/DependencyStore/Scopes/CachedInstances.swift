@@ -196,7 +196,7 @@ extension DependencyStore {
         var evicted: [DiscardedInstance] = []
         let value: T
         do {
-            defer { slot.gate.leave() }
+            defer { slot.gate.raw.leave() }
             // A clock may be the user's: read with no lock held.
             let now = clock?.read()
             let (found, generation) = registry.withLock { _ in

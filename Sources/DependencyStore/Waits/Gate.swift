@@ -146,19 +146,6 @@ final class Gate {
         /// the problem's line.
         case heldByStoppedWorker(cause: String)
     }
-
-    /// Enters the gate for the thread of `stack`, waiting while another thread is inside, unless
-    /// that wait could never end; then it does not enter and says why.
-    @inline(__always)
-    func enter(on stack: ResolutionStack, waitingFor subject: @autoclosure () -> WaitSubject) -> Refusal? {
-        raw.enter(on: stack, waitingFor: subject())
-    }
-
-    /// Leaves the gate entered with `enter`.
-    @inline(__always)
-    func leave() {
-        raw.leave()
-    }
 }
 
 extension Gate: @unchecked Sendable {}
