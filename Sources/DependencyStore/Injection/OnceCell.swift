@@ -36,9 +36,16 @@ struct OnceCell<Value> {
     init(
         propertyDeclaredAt fileID: StaticString, line: UInt, name: String?, declaring declared: Any.Type, optional: Bool
     ) {
-        (storage, gate) = OnceStorage.makeForPropertyBeingCreated(
-            valueType: Value.self, destruction: .of(Value.self), words: Self.roomInWords, declaring: declared,
-            optional: optional, name: name, fileID: fileID, line: line)
+        // Almost every property has no name: its call passes none (`name` is a constant here).
+        if let name {
+            (storage, gate) = OnceStorage.makeForPropertyBeingCreated(
+                valueType: Value.self, destruction: .of(Value.self), words: Self.roomInWords, declaring: declared,
+                optional: optional, name: name, fileID: fileID, line: line)
+        } else {
+            (storage, gate) = OnceStorage.makeForPropertyBeingCreated(
+                valueType: Value.self, destruction: .of(Value.self), words: Self.roomInWords, declaring: declared,
+                optional: optional, fileID: fileID, line: line)
+        }
     }
 
     /// Where the storage keeps a `Value`: the first address its alignment allows in the
@@ -381,7 +388,28 @@ final class OnceStorage: ManagedBuffer<OnceHeader, UInt64> {
     @usableFromInline @inline(never)
     static func makeForPropertyBeingCreated(
         valueType: Any.Type, destruction: ValueDestruction, words: Int, declaring declared: Any.Type, optional: Bool,
-        name: String?, fileID: StaticString, line: UInt
+        fileID: StaticString, line: UInt
+    ) -> (OnceStorage, RawGate) {
+        makeForPropertyBeingCreated(
+            valueType: valueType, destruction: destruction, words: words, declaring: declared, optional: optional,
+            named: nil, fileID: fileID, line: line)
+    }
+
+    /// `makeForPropertyBeingCreated`, for a property with a name.
+    @usableFromInline @inline(never)
+    static func makeForPropertyBeingCreated(
+        valueType: Any.Type, destruction: ValueDestruction, words: Int, declaring declared: Any.Type, optional: Bool,
+        name: String, fileID: StaticString, line: UInt
+    ) -> (OnceStorage, RawGate) {
+        makeForPropertyBeingCreated(
+            valueType: valueType, destruction: destruction, words: words, declaring: declared, optional: optional,
+            named: name, fileID: fileID, line: line)
+    }
+
+    @inline(__always)
+    private static func makeForPropertyBeingCreated(
+        valueType: Any.Type, destruction: ValueDestruction, words: Int, declaring declared: Any.Type, optional: Bool,
+        named name: String?, fileID: StaticString, line: UInt
     ) -> (OnceStorage, RawGate) {
         let binding = InjectedBinding.forPropertyBeingCreated()
         // Only whether there is one: holding the verifier across `make` cost every property a
