@@ -90,13 +90,8 @@ public final class DependencyStore {
     /// - Parameters:
     ///   - fileID: Where the store is created; diagnostics name the store by it. Leave the default.
     ///   - line: The line where the store is created. Leave the default.
-    public init(fileID: StaticString = #fileID, line: UInt = #line) {
-        core = StoreCore.make(
-            origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: nil, verifier: nil)
-        registry = BorrowedLock(of: core)
-        self.verifier = core.verifier
-        stageCount = core.stageCount
-        ownsCore = true
+    public convenience init(fileID: StaticString = #fileID, line: UInt = #line) {
+        self.init(origin: .createdAt(SourceLocation(fileID: fileID, line: line)))
     }
 
     /// Creates a store layered over `parent`: what it registers itself wins, and everything else
@@ -124,44 +119,32 @@ public final class DependencyStore {
     ///   - parent: The store to fall back on.
     ///   - fileID: Where the store is created; diagnostics name the store by it. Leave the default.
     ///   - line: The line where the store is created. Leave the default.
-    public init(parent: DependencyStore, fileID: StaticString = #fileID, line: UInt = #line) {
-        core = StoreCore.make(
-            origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: parent, verifier: nil)
-        registry = BorrowedLock(of: core)
-        self.verifier = core.verifier
-        stageCount = core.stageCount
-        ownsCore = true
+    public convenience init(parent: DependencyStore, fileID: StaticString = #fileID, line: UInt = #line) {
+        self.init(origin: .createdAt(SourceLocation(fileID: fileID, line: line)), parent: parent)
         // Not on the parent's list of children yet: it joins when it first keeps or registers
         // something the parent's changes must reach (`StoreCore.joinAncestors`), so a store per
         // request that only provides values takes no lock of the app's.
     }
 
-    init(origin: Origin, verifier: Verifier? = nil) {
-        core = StoreCore.make(origin: origin, parent: nil, verifier: verifier)
-        registry = BorrowedLock(of: core)
-        self.verifier = core.verifier
-        stageCount = core.stageCount
-        ownsCore = true
+    convenience init(origin: Origin, parent: DependencyStore? = nil, verifier: Verifier? = nil) {
+        self.init(core: StoreCore.make(origin: origin, parent: parent, verifier: verifier), owning: true)
     }
 
     /// An empty store named after the test it is made for: what `DependencyStoreTestCase` makes,
     /// so that diagnostics name the user's test rather than the library's file.
-    package init(forTest name: String, parent: DependencyStore? = nil) {
-        core = StoreCore.make(origin: .test(name), parent: parent, verifier: nil)
+    package convenience init(forTest name: String, parent: DependencyStore? = nil) {
+        self.init(origin: .test(name), parent: parent)
+    }
+
+    /// A handle for `core`, which closes it when it goes if `owning`. One that does not own it is
+    /// what an `@Injected` property of an instance the store keeps resolves through on its first
+    /// read, while the store exists and after it went (`resolving(through:)`).
+    private init(core: StoreCore, owning: Bool) {
+        self.core = core
         registry = BorrowedLock(of: core)
         verifier = core.verifier
         stageCount = core.stageCount
-        ownsCore = true
-    }
-
-    /// A handle for `core` that does not own it: what an `@Injected` property of an instance the
-    /// store keeps resolves through on its first read, while the store exists and after it went.
-    private init(borrowing core: StoreCore) {
-        self.core = core
-        registry = BorrowedLock(of: core)
-        self.verifier = core.verifier
-        stageCount = core.stageCount
-        ownsCore = false
+        ownsCore = owning
     }
 
     /// Releases every instance the store keeps, outside its lock; see `StoreCore.close()`.
@@ -216,7 +199,7 @@ public final class DependencyStore {
     /// The store a property bound to `core` resolves through: a handle of its own over the same
     /// registrations and kept instances, which does not close the core when it goes.
     static func resolving(through core: StoreCore) -> DependencyStore {
-        DependencyStore(borrowing: core)
+        DependencyStore(core: core, owning: false)
     }
 
     /// Whether a resolve takes a staged copy of the path (see `ResolveStage`): decorators are in
