@@ -2,6 +2,9 @@
 /// ``Provider`` and ``Lazy``. Asked for only when a resolve finds no registration, so resolves
 /// of registered types pay nothing for it.
 protocol DependencyHandle {
+    /// What the handle resolves.
+    associatedtype Value
+
     /// Makes the handle for `store`, carrying `arguments` (if any) for every resolve it makes, or
     /// throws when it could never resolve: nothing is registered for what it would resolve, or the
     /// registration does not take `arguments` (so it fails where it is resolved, not later).
@@ -9,53 +12,49 @@ protocol DependencyHandle {
         in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> Self
 
-    /// Whether `store` (or a parent) registers what the handle resolves.
-    static func isResolvable(in store: DependencyStore, name: String?) -> Bool
-
-    /// What the handle resolves: what is missing when it cannot be made.
-    static var valueType: Any.Type { get }
-
     /// Whether the handle resolves at each use (`Provider`) rather than once (`Lazy`): then
     /// whoever holds it keeps no instance, and is no captive of what it resolves.
     static var resolvesEachUse: Bool { get }
 }
 
 extension DependencyHandle {
-    /// Checks that `store` registers `value` (with `name`) and records the handle for
+    /// Whether `store` (or a parent) registers what the handle resolves.
+    static func isResolvable(in store: DependencyStore, name: String?) -> Bool {
+        store.isRegistered(Value.self, name: name)
+    }
+
+    /// What the handle resolves: what is missing when it cannot be made.
+    static var valueType: Any.Type { Value.self }
+
+    /// Checks that `store` registers `Value` (with `name`) and records the handle for
     /// verification, which follows it as it follows an `@Injected` property: a lazy edge.
-    static func prepare<Value>(
-        _ value: Value.Type,
-        in store: DependencyStore,
-        name: String?,
-        requester: Requester
-    ) throws(ResolutionError) {
-        guard store.isRegistered(value, name: name) else {
+    static func prepare(in store: DependencyStore, name: String?, requester: Requester) throws(ResolutionError) {
+        guard isResolvable(in: store, name: name) else {
             // Say what was asked for: the handle, which needs a registration of what it resolves.
             throw store.missingRegistration(
-                of: value, name: name, requester: requester, stack: ResolutionStack.currentIfCreated,
+                of: Value.self, name: name, requester: requester, stack: ResolutionStack.currentIfCreated,
                 askedForAs: Self.self)
         }
         if let verifier = store.verifier {
             verifier.declared(
-                value, name: name, optional: false, in: store, at: requester.location, resolvedEachUse: resolvesEachUse)
+                Value.self, name: name, optional: false, in: store, at: requester.location,
+                resolvedEachUse: resolvesEachUse)
         }
     }
-}
 
-extension DependencyHandle {
     /// Throws the wrong-arguments diagnostic when a handle is made with `arguments` that the
-    /// registration of `value` does not take. A handle made without arguments is not checked: its
+    /// registration of `Value` does not take. A handle made without arguments is not checked: its
     /// calls may pass them (`provider(arguments: ...)`).
     ///
     /// A handle that `resolvesOnce` (`Lazy`) is checked without arguments too: nothing can pass
     /// them later, so a registration that needs them could never resolve.
-    static func check<Value>(
-        _ arguments: GivenArguments, for value: Value.Type, in store: DependencyStore, name: String?,
-        requester: Requester, resolvesOnce: Bool = false
+    static func check(
+        _ arguments: GivenArguments, in store: DependencyStore, name: String?, requester: Requester,
+        resolvesOnce: Bool = false
     ) throws(ResolutionError) {
         let given: Bool = if case .some = arguments { true } else { false }
         guard given || resolvesOnce,
-            let registration = store.lookUp(ObjectIdentifier(value), name: name, takingKeptInstance: false)?.found?
+            let registration = store.lookUp(ObjectIdentifier(Value.self), name: name, takingKeptInstance: false)?.found?
                 .registration,
             !registration.accepts(arguments)
         else { return }

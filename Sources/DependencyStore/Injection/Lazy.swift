@@ -80,18 +80,12 @@ extension Lazy: DependencyHandle {
     static func make(
         in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> Self {
-        try prepare(Value.self, in: store, name: name, requester: requester)
-        try check(arguments, for: Value.self, in: store, name: name, requester: requester, resolvesOnce: true)
+        try prepare(in: store, name: name, requester: requester)
+        try check(arguments, in: store, name: name, requester: requester, resolvesOnce: true)
         return Self(
             property: Injected(boundTo: store, name: name, requester: .lazyHandle(requester.location)),
             arguments: arguments)
     }
-
-    static func isResolvable(in store: DependencyStore, name: String?) -> Bool {
-        store.isRegistered(Value.self, name: name)
-    }
-
-    static var valueType: Any.Type { Value.self }
 
     static var resolvesEachUse: Bool { false }
 }

@@ -69,16 +69,10 @@ extension Provider: DependencyHandle {
     static func make(
         in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> Self {
-        try prepare(Value.self, in: store, name: name, requester: requester)
-        try check(arguments, for: Value.self, in: store, name: name, requester: requester)
+        try prepare(in: store, name: name, requester: requester)
+        try check(arguments, in: store, name: name, requester: requester)
         return Self(binding: InjectedBinding(store), name: name, requester: requester, arguments: arguments)
     }
-
-    static func isResolvable(in store: DependencyStore, name: String?) -> Bool {
-        store.isRegistered(Value.self, name: name)
-    }
-
-    static var valueType: Any.Type { Value.self }
 
     static var resolvesEachUse: Bool { true }
 }
