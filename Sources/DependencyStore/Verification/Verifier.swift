@@ -89,20 +89,24 @@ final class Verifier {
             if isSettled(root.registration) { continue }
             _ = node(for: root.registration)
             let worker = VerificationWorker(verifier: self)
-            let done = worker.done
-            startWorker {
-                let stack = ResolutionStack.current
-                stack.verificationWorker = worker
-                WaitGraph.workerStarted(worker, on: stack)
-                root.registration.verifiable.resolveForVerification(in: copy, arguments: root.arguments)
-                // A build that stopped on a problem never gets here: `park` signalled `done` and
-                // parked this thread for good.
-                WaitGraph.workerFinished(worker)
-                worker.end(returned: true)
-            }
-            if done.wait(timeout: .now() + timeout) == .timedOut {
+            start(worker) { root.registration.verifiable.resolveForVerification(in: copy, arguments: root.arguments) }
+            if worker.done.wait(timeout: .now() + timeout) == .timedOut {
                 timedOut(root.registration, cause: worker)
             }
+        }
+    }
+
+    /// Starts a thread of the verifier's own that runs `build` as `worker`'s.
+    func start(_ worker: VerificationWorker, _ build: @escaping () -> Void) {
+        startWorker {
+            let stack = ResolutionStack.current
+            stack.verificationWorker = worker
+            WaitGraph.workerStarted(worker, on: stack)
+            build()
+            // A build that stopped on a problem never gets here: `park` ended the worker and
+            // parked this thread for good.
+            WaitGraph.workerFinished(worker)
+            worker.end()
         }
     }
 
@@ -437,7 +441,7 @@ final class Verifier {
             // thread holds: for good.
             WaitGraph.workerStopped(worker, cause: cause, keeping: stack)
             stack.withdrawForParking()
-            worker.end(returned: false)
+            worker.end()
             Self.parkForever()
         }
         // The main actor's thread: the factory can never return, and the thread can be neither
@@ -684,12 +688,12 @@ final class VerificationWorker: @unchecked Sendable {
     /// The `async` factories being built around this worker's build, outermost first: the start
     /// of the path of a problem it meets.
     let asyncChain: [AnyRegistration]
-    /// Told, once, whether the build returned (`true`) or stopped (`false`), instead of `done`.
-    private let onEnd: (@Sendable (Bool) -> Void)?
+    /// Called, once, when the build returns or stops, instead of signalling `done`.
+    private let onEnd: (@Sendable () -> Void)?
 
     init(
         verifier: Verifier, ownsThread: Bool = true, asyncChain: [AnyRegistration] = [],
-        onEnd: (@Sendable (Bool) -> Void)? = nil
+        onEnd: (@Sendable () -> Void)? = nil
     ) {
         self.verifier = verifier
         self.ownsThread = ownsThread
@@ -698,8 +702,8 @@ final class VerificationWorker: @unchecked Sendable {
     }
 
     /// The build returned, or stopped: once, from the worker's thread.
-    func end(returned: Bool) {
-        if let onEnd { onEnd(returned) } else { done.signal() }
+    func end() {
+        if let onEnd { onEnd() } else { done.signal() }
     }
 }
 
