@@ -332,13 +332,12 @@ private struct VerificationPlan {
     }
 
     func report(of store: DependencyStore, overrides: OverrideRule) -> VerificationReport {
-        let report = verifier.report(
-            store: store, skipped: skipped, isolated: skippedForIsolation,
-            verifiedCount: roots.count + asyncRoots.count - alternativeCount,
-            withAlternatives: withAlternatives)
         var found = store.requirementsAndOverrides(metIn: copy, perRequest: verifier.perRequest, rule: overrides)
         found.problems += DependencyStore.perRequestConflicts(verifier.perRequest)
         found.problems += unusedSamples.map(VerificationProblem.unusedSample)
-        return report.adding(found)
+        return verifier.report(
+            store: store, skipped: skipped, isolated: skippedForIsolation,
+            verifiedCount: roots.count + asyncRoots.count - alternativeCount,
+            withAlternatives: withAlternatives, found: found)
     }
 }

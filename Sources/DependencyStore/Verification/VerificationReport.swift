@@ -94,43 +94,6 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
         }
     }
 
-    init(
-        storeDescription: String,
-        verifiedCount: Int,
-        problems: [VerificationProblem],
-        skipped: [DependencyGraph.Node],
-        skippedForIsolation: [(node: DependencyGraph.Node, reason: String)],
-        graph: DependencyGraph,
-        overrides: [Override] = [],
-        alternatives: [RegisteredDependency] = []
-    ) {
-        self.overrides = overrides
-        self.alternatives = alternatives
-        self.storeDescription = storeDescription
-        self.verifiedCount = verifiedCount
-        self.problems = problems
-        self.skipped = skipped
-        isolationSkips = skippedForIsolation
-        self.graph = graph
-    }
-
-    /// This report with `found`'s problems added (before those read from the graph: captive and
-    /// per-request dependencies) and its overrides.
-    func adding(_ found: (problems: [VerificationProblem], overrides: [Override])) -> VerificationReport {
-        let fromGraph: Set<VerificationProblem.Kind> = [.captive, .perRequestDependency]
-        return VerificationReport(
-            storeDescription: storeDescription,
-            verifiedCount: verifiedCount,
-            problems: problems.filter { !fromGraph.contains($0.kind) } + found.problems
-                + problems.filter { fromGraph.contains($0.kind) },
-            skipped: skipped,
-            skippedForIsolation: isolationSkips,
-            graph: graph,
-            overrides: found.overrides,
-            alternatives: alternatives
-        )
-    }
-
     /// Whether no problem was found. Skipped registrations do not count as problems; check
     /// ``skipped`` or give sample arguments to cover them.
     public var isClean: Bool { problems.isEmpty }

@@ -26,10 +26,12 @@ final class Verifier {
     private let captiveRule: CaptiveRule
 
     private struct State {
-        var nodes: [NodeKey: DependencyGraph.Node] = [:]
-        var nodeOrder: [NodeKey] = []
-        var edges: [EdgeKey: DependencyGraph.Edge] = [:]
-        var edgeOrder: [EdgeKey] = []
+        /// Every node, in the order first met, and where each key's is in it.
+        var nodes: [DependencyGraph.Node] = []
+        var nodeIndex: [NodeKey: Int] = [:]
+        /// Every edge, in the order first seen, and the keys of those seen.
+        var edges: [DependencyGraph.Edge] = []
+        var edgeKeys: Set<EdgeKey> = []
         var problems: [VerificationProblem] = []
         /// Registrations whose build was abandoned, with the problem that stopped it: a later
         /// resolve of one stops too, at once, reporting that cause (it would otherwise wait on a
@@ -41,7 +43,7 @@ final class Verifier {
         var resolved: Set<ObjectIdentifier> = []
         /// Registrations not verified because they (or what they resolve) must run on the main
         /// actor or be awaited, with the reason.
-        var skippedForIsolation: [(node: NodeKey, reason: String)] = []
+        var skippedForIsolation: [(node: DependencyGraph.Node, reason: String)] = []
         /// The causes of builds stopped at a type declared provided per request: no problem, so
         /// a build that needs what one of them holds stops too, as satisfied, without reporting.
         var perRequestCauses: Set<String> = []
@@ -129,10 +131,13 @@ final class Verifier {
         return state.withLock { $0.poisoned[id] != nil || $0.resolved.contains(id) }
     }
 
-    /// The graph, the problems and the skipped registrations, once `run` has returned.
+    /// The graph, the problems and the skipped registrations, once `run` has returned: `found`'s
+    /// problems (the store's own, not met by a build) after those the builds met and before those
+    /// read from the graph (captive and per-request dependencies), and `found`'s overrides.
     func report(
         store: DependencyStore, skipped: [AnyRegistration], isolated: [AnyRegistration], verifiedCount: Int,
-        withAlternatives: [AnyRegistration]
+        withAlternatives: [AnyRegistration],
+        found: (problems: [VerificationProblem], overrides: [VerificationReport.Override])
     ) -> VerificationReport {
         state.withLock { state in
             // A build still running past its timeout adds nothing from now on.
@@ -140,28 +145,23 @@ final class Verifier {
             let skippedNodes = skipped.map { node($0, in: &state) }
             let isolatedRoots = isolated.map { registration in
                 (
-                    node(registration, in: &state).key,
-                    registration.isolation == .mainActor ? "its factory runs on the main actor" : "its factory is async"
+                    node: node(registration, in: &state),
+                    reason: registration.isolation == .mainActor
+                        ? "its factory runs on the main actor" : "its factory is async"
                 )
             }
-            let skippedForIsolation = (isolatedRoots + state.skippedForIsolation).compactMap { entry in
-                state.nodes[entry.0].map { (node: $0, reason: entry.1) }
-            }
-            let graph = DependencyGraph(
-                nodes: state.nodeOrder.compactMap { state.nodes[$0] },
-                edges: state.edgeOrder.compactMap { state.edges[$0] }
-            )
-            let problems =
-                state.problems + Self.captives(in: graph, rule: captiveRule) + Self.perRequestDependencies(in: graph)
+            let graph = DependencyGraph(nodes: state.nodes, edges: state.edges)
             return VerificationReport(
                 storeDescription: store.description,
                 // Those skipped on the way (they resolve a main-actor or async registration) were
                 // not verified either.
                 verifiedCount: verifiedCount - Set(state.skippedForIsolation.map(\.node)).count,
-                problems: problems,
+                problems: state.problems + found.problems + Self.captives(in: graph, rule: captiveRule)
+                    + Self.perRequestDependencies(in: graph),
                 skipped: skippedNodes,
-                skippedForIsolation: skippedForIsolation,
                 graph: graph,
+                isolationSkips: isolatedRoots + state.skippedForIsolation,
+                overrides: found.overrides,
                 alternatives: withAlternatives.map {
                     RegisteredDependency($0, keptInstances: 0, inheritedFrom: nil)
                 }
@@ -185,7 +185,7 @@ final class Verifier {
             guard !state.finished else { return nil }
             let to = node(registration, in: &state)
             if let requester {
-                addEdge(from: node(requester, in: &state).key, to: to.key, isLazy: false, in: &state)
+                addEdge(from: node(requester, in: &state), to: to, isLazy: false, in: &state)
             }
             if !inStep { state.resolved.insert(ObjectIdentifier(registration)) }
             return state.poisoned[ObjectIdentifier(registration)]
@@ -220,20 +220,17 @@ final class Verifier {
             if !elements.isEmpty {
                 for element in elements {
                     addEdge(
-                        from: from.key, to: node(element, in: &state).key, isLazy: true, resolvesEachUse: eachUse,
-                        in: &state)
+                        from: from, to: node(element, in: &state), isLazy: true, resolvesEachUse: eachUse, in: &state)
                 }
             } else if let target {
-                addEdge(
-                    from: from.key, to: node(target, in: &state).key, isLazy: true, resolvesEachUse: eachUse, in: &state
-                )
+                addEdge(from: from, to: node(target, in: &state), isLazy: true, resolvesEachUse: eachUse, in: &state)
             } else if isProvidedPerRequest(type, name: name) {
                 // Optional or not: what it reads in a request's store is a request's value.
                 let value = perRequestNode(type, name: name, in: &state)
-                addEdge(from: from.key, to: value.key, isLazy: true, in: &state)
+                addEdge(from: from, to: value, isLazy: true, in: &state)
             } else if !optional {
                 let missing = missingNode(type, name: name, in: &state)
-                addEdge(from: from.key, to: missing.key, isLazy: true, in: &state)
+                addEdge(from: from, to: missing, isLazy: true, in: &state)
                 let chain = ResolutionStack.current.registrations().map { node($0, in: &state) }
                 state.problems.append(.missing(chain + [missing], lazyAt: location))
             }
@@ -274,7 +271,7 @@ final class Verifier {
         return state.withLock { state in
             let value = perRequestNode(type, name: subject.name, in: &state)
             if let last = chain.last, !state.finished {
-                addEdge(from: node(last, in: &state).key, to: value.key, isLazy: handle != nil, in: &state)
+                addEdge(from: node(last, in: &state), to: value, isLazy: handle != nil, in: &state)
             }
             let cause = "it needs \(value.labelWithScope), which verify() treats as given"
             state.perRequestCauses.insert(cause)
@@ -325,7 +322,7 @@ final class Verifier {
                 let type = (subject.type as? any DependencyHandle.Type)?.valueType ?? subject.type
                 let missing = missingNode(type, name: subject.name, in: &state)
                 if let last = nodes.last {
-                    addEdge(from: last.key, to: missing.key, isLazy: false, in: &state)
+                    addEdge(from: last, to: missing, isLazy: false, in: &state)
                 }
                 return .missing(nodes + [missing], lazyAt: nil)
             case .cycle:
@@ -347,7 +344,7 @@ final class Verifier {
                 if let root = chain.first {
                     let how = Self.isOnMainActor(error) ? "runs on the main actor" : "is async"
                     let reason = "it needs \(Diagnostics.shortName(of: subject.type)), whose factory \(how)"
-                    state.skippedForIsolation.append((node(root, in: &state).key, reason))
+                    state.skippedForIsolation.append((node(root, in: &state), reason))
                 }
                 return nil
             default:
@@ -394,10 +391,7 @@ final class Verifier {
         in state: inout State
     ) -> [DependencyGraph.Node] {
         let type = Diagnostics.shortName(of: subject.type)
-        let nodes = state.nodes
-        let registered = state.nodeOrder.lazy.compactMap { nodes[$0] }.first {
-            $0.scope != nil && $0.type == type && $0.name == subject.name
-        }
+        let registered = state.nodes.first { $0.scope != nil && $0.type == type && $0.name == subject.name }
         guard let registered, path.last != registered else { return path }
         return path + [registered]
     }
@@ -486,22 +480,31 @@ final class Verifier {
 
     private func node(_ registration: AnyRegistration, in state: inout State) -> DependencyGraph.Node {
         let key = NodeKey.registration(ObjectIdentifier(registration))
-        if let existing = state.nodes[key] { return existing }
-        // Described as the store lists it (`DependencyStore.registrations`): one source for the
-        // listing, these nodes and the pictures drawn from them.
-        let entry = RegisteredDependency(registration, keptInstances: 0, inheritedFrom: nil)
-        let node = DependencyGraph.Node(
-            key: key,
-            type: entry.type,
-            name: entry.name,
-            scope: entry.scope,
-            registeredAt: entry.registeredAt,
-            isContribution: entry.isContribution,
-            alternative: Self.alternative(builtBy: registration),
-            expiresAfter: registration.cacheLifetime()
-        )
-        state.nodes[key] = node
-        state.nodeOrder.append(key)
+        return node(key, in: &state) {
+            // Described as the store lists it (`DependencyStore.registrations`): one source for
+            // the listing, these nodes and the pictures drawn from them.
+            let entry = RegisteredDependency(registration, keptInstances: 0, inheritedFrom: nil)
+            return DependencyGraph.Node(
+                key: key,
+                type: entry.type,
+                name: entry.name,
+                scope: entry.scope,
+                registeredAt: entry.registeredAt,
+                isContribution: entry.isContribution,
+                alternative: Self.alternative(builtBy: registration),
+                expiresAfter: registration.cacheLifetime()
+            )
+        }
+    }
+
+    /// The node of `key`: the one met before, or the one `make` makes, added in the order met.
+    private func node(
+        _ key: NodeKey, in state: inout State, _ make: () -> DependencyGraph.Node
+    ) -> DependencyGraph.Node {
+        if let index = state.nodeIndex[key] { return state.nodes[index] }
+        let node = make()
+        state.nodeIndex[key] = state.nodes.count
+        state.nodes.append(node)
         return node
     }
 
@@ -515,31 +518,20 @@ final class Verifier {
     }
 
     private func perRequestNode(_ type: Any.Type, name: String?, in state: inout State) -> DependencyGraph.Node {
-        let key = NodeKey.perRequest(type: ObjectIdentifier(type), name: name)
-        if let existing = state.nodes[key] { return existing }
-        let node = DependencyGraph.Node.perRequest(type, name: name)
-        state.nodes[key] = node
-        state.nodeOrder.append(key)
-        return node
+        node(.perRequest(type: ObjectIdentifier(type), name: name), in: &state) { .perRequest(type, name: name) }
     }
 
     private func missingNode(_ type: Any.Type, name: String?, in state: inout State) -> DependencyGraph.Node {
-        let key = NodeKey.missing(type: ObjectIdentifier(type), name: name)
-        if let existing = state.nodes[key] { return existing }
-        let node = DependencyGraph.Node.missing(type, name: name)
-        state.nodes[key] = node
-        state.nodeOrder.append(key)
-        return node
+        node(.missing(type: ObjectIdentifier(type), name: name), in: &state) { .missing(type, name: name) }
     }
 
     private func addEdge(
-        from: NodeKey, to: NodeKey, isLazy: Bool, resolvesEachUse: Bool = false, in state: inout State
+        from: DependencyGraph.Node, to: DependencyGraph.Node, isLazy: Bool, resolvesEachUse: Bool = false,
+        in state: inout State
     ) {
-        let key = EdgeKey(from: from, to: to, isLazy: isLazy, resolvesEachUse: resolvesEachUse)
-        guard state.edges[key] == nil, let fromNode = state.nodes[from], let toNode = state.nodes[to] else { return }
-        state.edges[key] = DependencyGraph.Edge(
-            from: fromNode, to: toNode, isLazy: isLazy, resolvesEachUse: resolvesEachUse)
-        state.edgeOrder.append(key)
+        let key = EdgeKey(from: from.key, to: to.key, isLazy: isLazy, resolvesEachUse: resolvesEachUse)
+        guard state.edgeKeys.insert(key).inserted else { return }
+        state.edges.append(DependencyGraph.Edge(from: from, to: to, isLazy: isLazy, resolvesEachUse: resolvesEachUse))
     }
 
     func startWorker(_ work: @escaping () -> Void) {
