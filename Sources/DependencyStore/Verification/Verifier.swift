@@ -567,29 +567,19 @@ final class Verifier {
     /// instances built for it alone (`.unique`, `.graph`), one that should live less long, as
     /// `rule` defines it.
     static func captives(in graph: DependencyGraph, rule: CaptiveRule) -> [VerificationProblem] {
-        var outgoing: [DependencyGraph.Node: [DependencyGraph.Node]] = [:]
-        // A `Provider` keeps nothing: it resolves at each call, as its scope says.
-        for edge in graph.edges where !edge.resolvesEachUse {
-            outgoing[edge.from, default: []].append(edge.to)
-        }
         var problems: [VerificationProblem] = []
-        for holder in graph.nodes where holder.scope.map(Self.isKeptByStore) == true {
-            var visited: Set<DependencyGraph.Node> = [holder]
-            var paths: [[DependencyGraph.Node]] = [[holder]]
-            while !paths.isEmpty {
-                let path = paths.removeFirst()
-                for next in outgoing[path.last!] ?? [] where visited.insert(next).inserted {
-                    guard let scope = next.scope else { continue }
-                    if Self.outlives(holder.scope!, scope, rule: rule) || Self.outlivesExpiry(of: next, heldBy: holder)
-                    {
-                        problems.append(.captive(path + [next], rule: rule))
-                    }
-                    // A unique or graph instance is owned by whoever holds it: follow its edges.
-                    if scope.kind == .unique || scope.kind == .graph {
-                        paths.append(path + [next])
-                    }
-                }
+        // A `Provider` keeps nothing: it resolves at each call, as its scope says.
+        let holding = graph.edges.filter { !$0.resolvesEachUse }
+        walk(from: graph.nodes.filter { $0.scope.map(isKeptByStore) == true }, along: holding) { path in
+            guard let scope = path.last!.scope else { return false }
+            // A held instance that expires (`expiring(after:)`) is closed by its expiry while the
+            // holder still uses it: even a holder with the same expiry was kept after it was, so
+            // outlives it a little.
+            if outlives(path[0].scope!, scope, rule: rule) || path.last!.expiresAfter != nil {
+                problems.append(.captive(path, rule: rule))
             }
+            // A unique or graph instance is owned by whoever holds it: follow its edges.
+            return scope.kind == .unique || scope.kind == .graph
         }
         return problems
     }
@@ -601,26 +591,36 @@ final class Verifier {
     /// the shortest chain to each such type: a request's store builds its own of each.
     static func perRequestDependencies(in graph: DependencyGraph) -> [VerificationProblem] {
         guard graph.nodes.contains(where: \.isProvidedPerRequest) else { return [] }
+        var problems: [VerificationProblem] = []
+        walk(from: graph.nodes.filter { $0.scope.map(isAppWide) == true }, along: graph.edges) { path in
+            guard path.last!.isProvidedPerRequest else { return true }
+            problems.append(.perRequestDependency(path))
+            return false
+        }
+        return problems
+    }
+
+    /// Walks `edges` breadth-first from each of `starts` in turn, meeting each node once a start:
+    /// calls `visit` with the shortest path from the start to it, and walks on past it when
+    /// `visit` returns `true`.
+    private static func walk(
+        from starts: [DependencyGraph.Node], along edges: [DependencyGraph.Edge],
+        _ visit: ([DependencyGraph.Node]) -> Bool
+    ) {
         var outgoing: [DependencyGraph.Node: [DependencyGraph.Node]] = [:]
-        for edge in graph.edges {
+        for edge in edges {
             outgoing[edge.from, default: []].append(edge.to)
         }
-        var problems: [VerificationProblem] = []
-        for holder in graph.nodes where holder.scope.map(Self.isAppWide) == true {
-            var visited: Set<DependencyGraph.Node> = [holder]
-            var paths: [[DependencyGraph.Node]] = [[holder]]
+        for start in starts {
+            var visited: Set<DependencyGraph.Node> = [start]
+            var paths = [[start]]
             while !paths.isEmpty {
                 let path = paths.removeFirst()
                 for next in outgoing[path.last!] ?? [] where visited.insert(next).inserted {
-                    if next.isProvidedPerRequest {
-                        problems.append(.perRequestDependency(path + [next]))
-                    } else {
-                        paths.append(path + [next])
-                    }
+                    if visit(path + [next]) { paths.append(path + [next]) }
                 }
             }
         }
-        return problems
     }
 
     /// Whether one instance of a registration of this scope is shared by everything that resolves
@@ -646,13 +646,6 @@ final class Verifier {
     /// holder lets go) that a kept instance would hold past its end. A `.unique` or `.graph`
     /// instance promises no end, so a singleton holding one is the seed's ordinary idiom
     /// (`register(Service.shared, for: ...)` is `.unique`). `.strict` reports those too.
-    /// Whether `holder`, an instance the store keeps, keeps `held` past its expiry: `held` expires
-    /// (`expiring(after:)`), and the expiry closes it while `holder` still uses it. Even a holder
-    /// with the same expiry was kept after `held` was, so outlives it a little.
-    private static func outlivesExpiry(of held: DependencyGraph.Node, heldBy holder: DependencyGraph.Node) -> Bool {
-        held.expiresAfter != nil
-    }
-
     private static func outlives(_ holder: Scope, _ held: Scope, rule: CaptiveRule) -> Bool {
         switch (holder.kind, held.kind) {
         case (_, .unique), (_, .graph): rule == .strict
