@@ -320,23 +320,18 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
             path.count > 2
             ? " through " + path.dropFirst().dropLast().map(\.labelWithScope).joined(separator: " -> ")
             : ""
-        if held.expiresAfter != nil {
-            return Self(
-                kind: .captive,
-                path: path,
-                description: "captive: \(holder.labelWithScope) holds \(held.labelWithScope)\(via), so it keeps "
-                    + "using that instance after its expiry, when the store closes it. Fix: resolve \(held) each time it is "
-                    + "used (inject a Provider<\(held.type)> and call it) instead of keeping it."
-                    + (rule == .strict ? " (Reported by the strict captive rule.)" : "")
-            )
-        }
+        let why =
+            held.expiresAfter != nil
+            ? "so it keeps using that instance after its expiry, when the store closes it. Fix: resolve \(held) each "
+                + "time it is used (inject a Provider<\(held.type)> and call it) instead of keeping it."
+            : "so that instance lives as long as \(holder) does, not as its scope says. Fix: register \(held) with "
+                + "\(holder)'s scope or a longer one, give \(holder) the shorter scope, or resolve \(held) where it is "
+                + "used instead of keeping it."
         return Self(
             kind: .captive,
             path: path,
-            description: "captive: \(holder.labelWithScope) holds \(held.labelWithScope)\(via), so that instance "
-                + "lives as long as \(holder) does, not as its scope says. Fix: register \(held) with \(holder)'s "
-                + "scope or a longer one, give \(holder) the shorter scope, or resolve \(held) where it is used "
-                + "instead of keeping it." + (rule == .strict ? " (Reported by the strict captive rule.)" : "")
+            description: "captive: \(holder.labelWithScope) holds \(held.labelWithScope)\(via), \(why)"
+                + (rule == .strict ? " (Reported by the strict captive rule.)" : "")
         )
     }
 
