@@ -186,16 +186,15 @@ extension DependencyStore.Lookup {
         case .valueUnderLock:
             // Only a resolve that takes kept instances is handed one, and hands the value out.
             preconditionFailure("DependencyStore: a lookup that left the store's lock held reached `found`")
-        case .unkept(let registration, _): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
+        case .unkept(let registration, _), .borrowed(let registration, _):
+            DependencyStore.Found(registration: registration, slot: nil, kept: nil)
         case .found(let found), .observed(let found): found
-        case .borrowed(let registration, _): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
         }
     }
 
     /// Whether the store that looked it up has observers.
     var isObserved: Bool {
-        if case .observed = self { return true }
-        return false
+        if case .observed = self { true } else { false }
     }
 }
 
