@@ -561,26 +561,18 @@ extension Diagnosis {
     /// `reset(_:name:)` (`resetting`) rather than a resolve, what to reset instead.
     private static func sentence(_ match: CloseMatch, requested: String, resetting: Bool = false) -> String {
         let candidate = "'\(match.candidate)' (registered at \(match.registeredAt))"
-        if resetting {
-            return switch match.kind {
-            case .optionalRegistered:
-                "\(candidate) is registered: an Optional is a different type from what it wraps. "
-                    + "Reset it as it was registered: reset(\(requested)?.self)."
-            case .sameShortName:
-                "\(candidate) has the same name but is a different type (another module or enclosing type). "
-                    + "Check which module's '\(requested)' the registration and the reset refer to."
-            case .similarName:
-                "\(candidate) has a similar name. A reset finds only the exact type a registration was made for: "
-                    + "reset(\(match.candidateShortName).self) if that is the one."
-            }
-        }
         return switch match.kind {
         case .optionalRegistered:
             "\(candidate) is registered: an Optional is a different type from what it wraps. "
-                + "Register for '\(requested).self', or ask for the optional."
+                + (resetting
+                    ? "Reset it as it was registered: reset(\(requested)?.self)."
+                    : "Register for '\(requested).self', or ask for the optional.")
         case .sameShortName:
             "\(candidate) has the same name but is a different type (another module or enclosing type). "
-                + "Check which module's '\(requested)' the registration and the request import."
+                + "Check which module's '\(requested)' the registration and the \(resetting ? "reset refer to" : "request import")."
+        case .similarName where resetting:
+            "\(candidate) has a similar name. A reset finds only the exact type a registration was made for: "
+                + "reset(\(match.candidateShortName).self) if that is the one."
         case .similarName:
             "\(candidate) has a similar name. A registration is found only by the exact type "
                 + "it was registered for: if it conforms to '\(requested)', register it with "
