@@ -153,14 +153,9 @@ extension DependencyStore {
         let inTasks =
             resolution?.chain
             ?? (dependency_store_load_relaxed(asyncFactoriesRunning) != 0 ? AsyncResolution.current.chain : [])
-        var links: [ResolveEvent.Link] = []
-        for link in inTasks {
-            links.append(ResolveEvent.Link(type: link.registration.type, name: link.registration.name))
-        }
+        var links = inTasks.map { ResolveEvent.Link(type: $0.registration.type, name: $0.registration.name) }
         if let stack, !stack.frames.isEmpty {
-            for registration in stack.registrations() {
-                links.append(ResolveEvent.Link(type: registration.type, name: registration.name))
-            }
+            links += stack.registrations().lazy.map { ResolveEvent.Link(type: $0.type, name: $0.name) }
         }
         return links.isEmpty ? nil : links
     }
