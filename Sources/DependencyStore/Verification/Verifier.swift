@@ -206,10 +206,11 @@ final class Verifier {
         let handle = declaredType as? any DependencyHandle.Type
         let type = handle?.valueType ?? declaredType
         let eachUse = resolvedEachUse || (handle?.resolvesEachUse ?? false)
-        let target = store.ownRegistration(for: ObjectIdentifier(type), name: name)
         // A collection the store assembles depends on every element (the copy has no parent).
-        let elements: [AnyRegistration] =
-            if target == nil, name == nil, let collection = type as? any ContributedCollection.Type {
+        let targets: [AnyRegistration] =
+            if let target = store.ownRegistration(for: ObjectIdentifier(type), name: name) {
+                [target]
+            } else if name == nil, let collection = type as? any ContributedCollection.Type {
                 store.contributions(of: collection.elementType).map(\.registration).filter {
                     !collection.holdsOnlyNamedElements || $0.name != nil
                 }
@@ -217,17 +218,14 @@ final class Verifier {
         state.withLock { state in
             guard !state.finished else { return }
             let from = node(requester, in: &state)
-            if !elements.isEmpty {
-                for element in elements {
+            if !targets.isEmpty {
+                for target in targets {
                     addEdge(
-                        from: from, to: node(element, in: &state), isLazy: true, resolvesEachUse: eachUse, in: &state)
+                        from: from, to: node(target, in: &state), isLazy: true, resolvesEachUse: eachUse, in: &state)
                 }
-            } else if let target {
-                addEdge(from: from, to: node(target, in: &state), isLazy: true, resolvesEachUse: eachUse, in: &state)
             } else if isProvidedPerRequest(type, name: name) {
                 // Optional or not: what it reads in a request's store is a request's value.
-                let value = perRequestNode(type, name: name, in: &state)
-                addEdge(from: from, to: value, isLazy: true, in: &state)
+                addEdge(from: from, to: perRequestNode(type, name: name, in: &state), isLazy: true, in: &state)
             } else if !optional {
                 let missing = missingNode(type, name: name, in: &state)
                 addEdge(from: from, to: missing, isLazy: true, in: &state)
