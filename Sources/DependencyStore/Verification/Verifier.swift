@@ -333,10 +333,7 @@ final class Verifier {
                         $0.type == subject.type && $0.name == subject.name
                     } ?? 0
                 return .cycle(Array(nodes[start...]) + [nodes[start]])
-            case .wrongIsolation where runsIsolatedFactories && !Self.isOnMainActor(error):
-                // A synchronous resolve of an async registration traps wherever it runs.
-                return .failed(withRegistrationOf(subject, appendedTo: nodes, in: &state), message: error.description)
-            case .wrongIsolation:
+            case .wrongIsolation where !runsIsolatedFactories || Self.isOnMainActor(error):
                 // Not wrong: verify() builds on threads of its own, where a main-actor or async
                 // factory cannot run. The registration being verified is listed as skipped.
                 if let root = chain.first {
@@ -346,8 +343,10 @@ final class Verifier {
                 }
                 return nil
             default:
-                // Wrong arguments, an invalid scope. The registration whose resolve failed is not on the chain (it was refused before
-                // its factory ran, or after it returned): it ends the path, after its dependent.
+                // Wrong arguments, an invalid scope; in verifyAsync(), a synchronous resolve of an
+                // async registration, which traps wherever it runs. The registration whose resolve
+                // failed is not on the chain (it was refused before its factory ran, or after it
+                // returned): it ends the path, after its dependent.
                 return .failed(withRegistrationOf(subject, appendedTo: nodes, in: &state), message: error.description)
             }
         }
