@@ -68,7 +68,7 @@ extension Diagnosis {
         case .wrongArguments(
             let request, let registeredAt, let expected, let expectedShortNames, let given, let context):
             let takes = expected.map { "(" + $0.joined(separator: ", ") + ")" } ?? "no arguments"
-            let passed = given.map { $0.count == 1 ? "(\($0.type))" : $0.type } ?? "no arguments"
+            let passed = given.map(Self.argumentList) ?? "no arguments"
             let nameArgument = request.name.map { ", name: \"\($0)\"" } ?? ""
             let placeholders = expectedShortNames.map { "<\($0)>" }.joined(separator: ", ")
             return [
@@ -462,16 +462,12 @@ extension Diagnosis {
                 lines.append(
                     "  '\(shortName)' is registered in \(stores.joined(separator: " and "))\(more), layered over this store. An object bound to this store"
                 )
-                guard serverFix == nil else {
-                    lines.append(
-                        "  (an instance it keeps for every request, say) does not see what a store over it adds.")
-                    continue
-                }
-                lines.append(
-                    "  (one made at start-up, say, then used while a request is handled) does not see what a store over it adds:"
-                )
-                lines.append(
-                    "  resolve it where that store is current (inside its execute { }), or pass the value in.")
+                lines +=
+                    serverFix == nil
+                    ? [
+                        "  (one made at start-up, say, then used while a request is handled) does not see what a store over it adds:",
+                        "  resolve it where that store is current (inside its execute { }), or pass the value in.",
+                    ] : ["  (an instance it keeps for every request, say) does not see what a store over it adds."]
             }
         }
         if !missing.closeMatches.isEmpty {
