@@ -194,14 +194,7 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     /// The problem and its fix, on one line.
     public let description: String
     /// The replacement, for a problem of kind ``Kind/override``.
-    let override: VerificationReport.Override?
-
-    init(kind: Kind, path: [DependencyGraph.Node], description: String, override: VerificationReport.Override? = nil) {
-        self.kind = kind
-        self.path = path
-        self.description = description
-        self.override = override
-    }
+    var override: VerificationReport.Override? = nil
 
     static func unmetRequirement(_ missing: DependencyGraph.Node, declaredBy declarer: String, elementType: String?)
         -> Self
