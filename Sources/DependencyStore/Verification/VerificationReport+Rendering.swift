@@ -9,7 +9,7 @@ extension VerificationReport {
         for node in graph.nodes {
             let style = node.isRegistered ? "" : node.isProvidedPerRequest ? ":::perRequest" : ":::missing"
             lines.append(
-                "    \(ids[node]!)[\"\(Self.mermaidEscaped(node.description))<br/>\(Self.mermaidEscaped(Self.scopeLabel(node)))\"]\(style)"
+                "    \(ids[node]!)[\"\(Self.mermaidEscaped(node.description))<br/>\(Self.mermaidEscaped(node.scopeLabel))\"]\(style)"
             )
         }
         let colours = highlightColours()
@@ -38,7 +38,7 @@ extension VerificationReport {
             "    node [shape=box, style=rounded, fontname=\"Helvetica\"];",
         ]
         for node in graph.nodes {
-            let label = Self.dotEscaped(node.description) + "\\n" + Self.dotEscaped(Self.scopeLabel(node))
+            let label = Self.dotEscaped(node.description) + "\\n" + Self.dotEscaped(node.scopeLabel)
             let style =
                 node.isRegistered
                 ? ""
@@ -88,10 +88,6 @@ extension VerificationReport {
     /// in orange) rather than a resolve that fails (red).
     private static func isAboutLifetimes(_ kind: VerificationProblem.Kind) -> Bool {
         kind == .captive || kind == .perRequestDependency
-    }
-
-    private static func scopeLabel(_ node: DependencyGraph.Node) -> String {
-        node.scope.map(\.description) ?? (node.isProvidedPerRequest ? "per request" : "not registered")
     }
 
     private static func mermaidEscaped(_ text: String) -> String {
