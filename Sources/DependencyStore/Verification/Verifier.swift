@@ -50,6 +50,11 @@ final class Verifier {
         /// The registrations whose build stopped at such a type, with the cause.
         var perRequestStops: [TypeAndName: String] = [:]
         var finished = false
+
+        /// Records `problem`, once, unless the report was made.
+        mutating func add(_ problem: VerificationProblem?) {
+            if let problem, !finished, !problems.contains(problem) { problems.append(problem) }
+        }
     }
 
     typealias NodeKey = DependencyGraph.Node.Key
@@ -299,9 +304,7 @@ final class Verifier {
         // A type provided per request ends the `async` factories as satisfied, with its edge.
         if perRequestStop(error, subject: subject, chain: chain) != nil { return }
         let problem = problem(for: error, subject: subject, chain: chain)
-        state.withLock { state in
-            if let problem, !state.finished, !state.problems.contains(problem) { state.problems.append(problem) }
-        }
+        state.withLock { $0.add(problem) }
     }
 
     /// The problem `error` is, in a resolve of `subject` made while `chain` was being built; `nil`
@@ -413,9 +416,7 @@ final class Verifier {
         let chain = Self.buildsOnThisWorker()
         let cause = perRequestCause ?? problem?.summary ?? "an earlier problem"
         state.withLock { state in
-            if let problem, !state.finished, !state.problems.contains(problem) {
-                state.problems.append(problem)
-            }
+            state.add(problem)
             for registration in chain where state.poisoned[ObjectIdentifier(registration)] == nil {
                 state.poisoned[ObjectIdentifier(registration)] = cause
                 if let perRequestCause {
