@@ -479,7 +479,6 @@ extension Diagnosis {
         let implementation = implementationName(for: shortName)
         let nameArgument = request.name.map { ", name: \"\($0)\"" } ?? ""
         let perRequestNote = missing.notes.first(where: \.isProvidedPerRequest)
-        let perRequest = perRequestNote != nil
         if let created = serverFix {
             let kept = created.keptShortName
             lines += [
@@ -546,7 +545,7 @@ extension Diagnosis {
             lines.append(
                 "  An \(wrapper) property resolves from the store that was current when the property was created.")
         }
-        if !perRequest {
+        if perRequestNote == nil {
             lines.append(
                 "  Use resolveIfRegistered(_:) or @OptionalInjected where the dependency may legitimately be absent.")
         }
