@@ -110,13 +110,11 @@ extension Verifier {
     func runAsync(_ roots: [AnyRegistration], in copy: DependencyStore) async {
         for root in roots {
             if isSettled(root) { continue }
-            let copyBox = UncheckedSendable(copy)
-            let rootBox = UncheckedSendable(root)
+            let unchecked = UncheckedSendable((root, copy))
             let build = Task {
-                _ = try? await rootBox.value.verifiable.resolveAsyncForVerification(in: copyBox.value)
+                _ = try? await unchecked.value.0.verifiable.resolveAsyncForVerification(in: unchecked.value.1)
             }
-            let finished = await Self.finishes(build, within: timeout)
-            if !finished { timedOut(root, cause: nil) }
+            if await !Self.finishes(build, within: timeout) { timedOut(root, cause: nil) }
         }
     }
 
