@@ -95,9 +95,10 @@ final class Verifier {
         for root in roots {
             if isSettled(root.registration) { continue }
             _ = node(for: root.registration)
-            let worker = VerificationWorker(verifier: self)
+            let done = DispatchSemaphore(value: 0)
+            let worker = VerificationWorker(verifier: self) { done.signal() }
             start(worker) { root.registration.verifiable.resolveForVerification(in: copy, arguments: root.arguments) }
-            if worker.done.wait(timeout: .now() + timeout) == .timedOut {
+            if done.wait(timeout: .now() + timeout) == .timedOut {
                 timedOut(root.registration, cause: worker)
             }
         }
@@ -663,30 +664,24 @@ extension Verifier: @unchecked Sendable {}
 /// done or abandoned.
 final class VerificationWorker: @unchecked Sendable {
     let verifier: Verifier
-    /// Signalled when the build returns or stops, unless `onEnd` is given.
-    let done = DispatchSemaphore(value: 0)
     /// Whether the worker is a thread of the verifier's own, which parks for good when its build
     /// stops; not the main actor's, which `verifyAsync()` borrows for a main-actor factory.
     let ownsThread: Bool
     /// The `async` factories being built around this worker's build, outermost first: the start
     /// of the path of a problem it meets.
     let asyncChain: [AnyRegistration]
-    /// Called, once, when the build returns or stops, instead of signalling `done`.
-    private let onEnd: (@Sendable () -> Void)?
+    /// Called when the build returned, or stopped: once, from the worker's thread (never for the
+    /// main actor's, whose stopped build ends the process).
+    let end: @Sendable () -> Void
 
     init(
         verifier: Verifier, ownsThread: Bool = true, asyncChain: [AnyRegistration] = [],
-        onEnd: (@Sendable () -> Void)? = nil
+        end: @escaping @Sendable () -> Void = {}
     ) {
         self.verifier = verifier
         self.ownsThread = ownsThread
         self.asyncChain = asyncChain
-        self.onEnd = onEnd
-    }
-
-    /// The build returned, or stopped: once, from the worker's thread.
-    func end() {
-        if let onEnd { onEnd() } else { done.signal() }
+        self.end = end
     }
 }
 
