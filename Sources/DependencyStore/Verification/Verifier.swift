@@ -94,7 +94,8 @@ final class Verifier {
     ) {
         for root in roots {
             if isSettled(root.registration) { continue }
-            _ = node(for: root.registration)
+            // The root's node before those its build meets.
+            _ = state.withLock { node(root.registration, in: &$0) }
             let done = DispatchSemaphore(value: 0)
             let worker = VerificationWorker(verifier: self) { done.signal() }
             start(worker) { root.registration.verifiable.resolveForVerification(in: copy, arguments: root.arguments) }
@@ -471,10 +472,6 @@ final class Verifier {
     private static func parkForever() -> Never {
         let never = DispatchSemaphore(value: 0)
         while true { never.wait() }
-    }
-
-    private func node(for registration: AnyRegistration) -> DependencyGraph.Node {
-        state.withLock { node(registration, in: &$0) }
     }
 
     private func node(_ registration: AnyRegistration, in state: inout State) -> DependencyGraph.Node {
