@@ -110,33 +110,25 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             }
         var lines = ["verify(): \(storeDescription): checked \(checked), \(found)."]
         lines += problems.map { "- \($0)" }
-        if !skipped.isEmpty {
-            lines.append(
-                "Skipped, as their factories take arguments (pass SampleArguments to verify(sampleArguments:) to build them):"
-            )
-            lines += skipped.map { "- \($0), registered at \($0.registeredAt ?? "?")" }
-        }
-        let listedOverrides = overrides.filter { override in !problems.contains { $0.override == override } }
-        if !listedOverrides.isEmpty {
-            lines.append(
-                "Replaced by a later registration of the same store (verify(overrides: .forbidden) makes each a problem):"
-            )
-            lines += listedOverrides.map { "- \($0)" }
-        }
-        if !alternatives.isEmpty {
-            lines.append("Alternatives for contexts (each was built; the one in force is what the others resolve):")
-            lines += alternatives.map { entry in
-                let label = entry.name.map { "\(entry.type) (named \"\($0)\")" } ?? entry.type
-                let inForce = entry.contextInForce.map { "\($0) in force" } ?? "the default in force"
-                let all = entry.contexts.map(\.description).joined(separator: ", ")
-                return "- \(label), registered at \(entry.registeredAt): \(inForce), of \(all)"
-            }
-        }
-        if !isolationSkips.isEmpty {
-            lines.append(
-                "Skipped, as verify() builds on threads of its own (await verifyAsync() to build these on the main actor and in tasks):"
-            )
-            lines += isolationSkips.map { "- \($0.node), registered at \($0.node.registeredAt ?? "?"): \($0.reason)" }
+        // Each list under its title, when it has anything.
+        let sections: KeyValuePairs<String, [String]> = [
+            "Skipped, as their factories take arguments (pass SampleArguments to verify(sampleArguments:) to build them):":
+                skipped.map { "\($0), registered at \($0.registeredAt ?? "?")" },
+            "Replaced by a later registration of the same store (verify(overrides: .forbidden) makes each a problem):":
+                overrides.filter { override in !problems.contains { $0.override == override } }.map(\.description),
+            "Alternatives for contexts (each was built; the one in force is what the others resolve):":
+                alternatives.map { entry in
+                    let label = entry.name.map { "\(entry.type) (named \"\($0)\")" } ?? entry.type
+                    let inForce = entry.contextInForce.map { "\($0) in force" } ?? "the default in force"
+                    let all = entry.contexts.map(\.description).joined(separator: ", ")
+                    return "\(label), registered at \(entry.registeredAt): \(inForce), of \(all)"
+                },
+            "Skipped, as verify() builds on threads of its own (await verifyAsync() to build these on the main actor and in tasks):":
+                isolationSkips.map { "\($0.node), registered at \($0.node.registeredAt ?? "?"): \($0.reason)" },
+        ]
+        for (title, items) in sections where !items.isEmpty {
+            lines.append(title)
+            lines += items.map { "- \($0)" }
         }
         return lines.joined(separator: "\n")
     }
