@@ -68,7 +68,7 @@ extension Diagnosis {
         case .wrongArguments(
             let request, let registeredAt, let expected, let expectedShortNames, let given, let context):
             let takes = expected.map { "(" + $0.joined(separator: ", ") + ")" } ?? "no arguments"
-            let passed = given.map { $0.count == 1 ? "(\($0.type))" : $0.type } ?? "no arguments"
+            let passed = given.map(Self.argumentList) ?? "no arguments"
             let nameArgument = request.name.map { ", name: \"\($0)\"" } ?? ""
             let placeholders = expectedShortNames.map { "<\($0)>" }.joined(separator: ", ")
             return [
@@ -462,16 +462,12 @@ extension Diagnosis {
                 lines.append(
                     "  '\(shortName)' is registered in \(stores.joined(separator: " and "))\(more), layered over this store. An object bound to this store"
                 )
-                guard serverFix == nil else {
-                    lines.append(
-                        "  (an instance it keeps for every request, say) does not see what a store over it adds.")
-                    continue
-                }
-                lines.append(
-                    "  (one made at start-up, say, then used while a request is handled) does not see what a store over it adds:"
-                )
-                lines.append(
-                    "  resolve it where that store is current (inside its execute { }), or pass the value in.")
+                lines +=
+                    serverFix == nil
+                    ? [
+                        "  (one made at start-up, say, then used while a request is handled) does not see what a store over it adds:",
+                        "  resolve it where that store is current (inside its execute { }), or pass the value in.",
+                    ] : ["  (an instance it keeps for every request, say) does not see what a store over it adds."]
             }
         }
         if !missing.closeMatches.isEmpty {
@@ -483,7 +479,6 @@ extension Diagnosis {
         let implementation = implementationName(for: shortName)
         let nameArgument = request.name.map { ", name: \"\($0)\"" } ?? ""
         let perRequestNote = missing.notes.first(where: \.isProvidedPerRequest)
-        let perRequest = perRequestNote != nil
         if let created = serverFix {
             let kept = created.keptShortName
             lines += [
@@ -550,7 +545,7 @@ extension Diagnosis {
             lines.append(
                 "  An \(wrapper) property resolves from the store that was current when the property was created.")
         }
-        if !perRequest {
+        if perRequestNote == nil {
             lines.append(
                 "  Use resolveIfRegistered(_:) or @OptionalInjected where the dependency may legitimately be absent.")
         }
@@ -561,26 +556,18 @@ extension Diagnosis {
     /// `reset(_:name:)` (`resetting`) rather than a resolve, what to reset instead.
     private static func sentence(_ match: CloseMatch, requested: String, resetting: Bool = false) -> String {
         let candidate = "'\(match.candidate)' (registered at \(match.registeredAt))"
-        if resetting {
-            return switch match.kind {
-            case .optionalRegistered:
-                "\(candidate) is registered: an Optional is a different type from what it wraps. "
-                    + "Reset it as it was registered: reset(\(requested)?.self)."
-            case .sameShortName:
-                "\(candidate) has the same name but is a different type (another module or enclosing type). "
-                    + "Check which module's '\(requested)' the registration and the reset refer to."
-            case .similarName:
-                "\(candidate) has a similar name. A reset finds only the exact type a registration was made for: "
-                    + "reset(\(match.candidateShortName).self) if that is the one."
-            }
-        }
         return switch match.kind {
         case .optionalRegistered:
             "\(candidate) is registered: an Optional is a different type from what it wraps. "
-                + "Register for '\(requested).self', or ask for the optional."
+                + (resetting
+                    ? "Reset it as it was registered: reset(\(requested)?.self)."
+                    : "Register for '\(requested).self', or ask for the optional.")
         case .sameShortName:
             "\(candidate) has the same name but is a different type (another module or enclosing type). "
-                + "Check which module's '\(requested)' the registration and the request import."
+                + "Check which module's '\(requested)' the registration and the \(resetting ? "reset refer to" : "request import")."
+        case .similarName where resetting:
+            "\(candidate) has a similar name. A reset finds only the exact type a registration was made for: "
+                + "reset(\(match.candidateShortName).self) if that is the one."
         case .similarName:
             "\(candidate) has a similar name. A registration is found only by the exact type "
                 + "it was registered for: if it conforms to '\(requested)', register it with "

@@ -38,17 +38,12 @@ extension Diagnostics {
         var name = shortName.lowercased()
         if let genericStart = name.firstIndex(of: "<") { name = String(name[..<genericStart]) }
         if name.hasPrefix("any ") { name.removeFirst(4) }
-        for prefix in ["live", "default", "mock", "fake", "stub", "real"] where name.hasPrefix(prefix) {
+        if let prefix = ["live", "default", "mock", "fake", "stub", "real"].first(where: name.hasPrefix) {
             name.removeFirst(prefix.count)
-            break
         }
-        for suffix in ["protocol", "type", "interface", "impl", "implementation"] where name.hasSuffix(suffix) {
-            name.removeLast(suffix.count)
-            break
-        }
-        for suffix in ["ing", "er", "or"] where name.hasSuffix(suffix) {
-            name.removeLast(suffix.count)
-            break
+        // Each list's first match only, the longer kind of ending before the shorter.
+        for suffixes in [["protocol", "type", "interface", "impl", "implementation"], ["ing", "er", "or"]] {
+            if let suffix = suffixes.first(where: name.hasSuffix) { name.removeLast(suffix.count) }
         }
         return name.count >= 3 ? name : nil
     }

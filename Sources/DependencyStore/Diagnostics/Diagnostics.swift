@@ -156,12 +156,8 @@ extension DependencyStore {
     /// The stores layered over this one, at any depth, between it and the store current on this
     /// thread or task (the one resolving, else the one `execute` made current), that one first.
     private func storesCurrentOverThis() -> [DependencyStore] {
-        var candidates = [DependencyStore.current]
-        if let resolving = ResolutionStack.withCurrentIfCreated({ $0.currentStore }) {
-            candidates.insert(resolving, at: 0)
-        }
         var found: [DependencyStore] = []
-        for start in candidates {
+        for case let start? in [ResolutionStack.withCurrentIfCreated { $0.currentStore }, DependencyStore.current] {
             let chain = Array(sequence(first: start, next: \.parent).prefix { $0.core !== core })
             // Only when this store is an ancestor of the current one.
             guard chain.last?.parent?.core === core else { continue }

@@ -79,7 +79,8 @@ public struct ResolutionError: Error, CustomStringConvertible {
             // What this thread builds is what the last thread waits for.
             let awaited = threads.map(\.awaited.label)
             (kind, typeName, chain) = (.cycle, awaited[0], [awaited.last!] + awaited)
-        case .wrongArguments(let request, _, _, _, _, _):
+        case .wrongArguments(let request, _, _, _, _, _), .collectionTakesNoArguments(let request, _, _),
+            .handleCalledWithArgumentsAgain(let request, _, _, _):
             (kind, typeName, chain) = (.wrongArguments, request.requested, request.chain)
         case .forwardMismatch(let request, let target, _, _):
             (kind, typeName, chain) = (.wrongType, request.requested, [request.requested, target])
@@ -87,8 +88,6 @@ public struct ResolutionError: Error, CustomStringConvertible {
             (kind, typeName, chain) = (.invalidScope, request.requested, [request.requested])
         case .wrongIsolation(let request, _, _):
             (kind, typeName, chain) = (.wrongIsolation, request.requested, request.chain)
-        case .collectionTakesNoArguments(let request, _, _), .handleCalledWithArgumentsAgain(let request, _, _, _):
-            (kind, typeName, chain) = (.wrongArguments, request.requested, request.chain)
         case .completionCycle(let request, _, _):
             (kind, typeName, chain) = (.cycle, request.requested, request.chain)
         case .factoryThrew, .resetKeepsNothing, .nonPositiveTimeout, .closingNeverRuns, .closeFailed,

@@ -153,14 +153,9 @@ extension DependencyStore {
         let inTasks =
             resolution?.chain
             ?? (dependency_store_load_relaxed(asyncFactoriesRunning) != 0 ? AsyncResolution.current.chain : [])
-        var links: [ResolveEvent.Link] = []
-        for link in inTasks {
-            links.append(ResolveEvent.Link(type: link.registration.type, name: link.registration.name))
-        }
+        var links = inTasks.map { ResolveEvent.Link(type: $0.registration.type, name: $0.registration.name) }
         if let stack, !stack.frames.isEmpty {
-            for registration in stack.registrations() {
-                links.append(ResolveEvent.Link(type: registration.type, name: registration.name))
-            }
+            links += stack.registrations().lazy.map { ResolveEvent.Link(type: $0.type, name: $0.name) }
         }
         return links.isEmpty ? nil : links
     }
@@ -186,16 +181,15 @@ extension DependencyStore.Lookup {
         case .valueUnderLock:
             // Only a resolve that takes kept instances is handed one, and hands the value out.
             preconditionFailure("DependencyStore: a lookup that left the store's lock held reached `found`")
-        case .unkept(let registration, _): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
+        case .unkept(let registration, _), .borrowed(let registration, _):
+            DependencyStore.Found(registration: registration, slot: nil, kept: nil)
         case .found(let found), .observed(let found): found
-        case .borrowed(let registration, _): DependencyStore.Found(registration: registration, slot: nil, kept: nil)
         }
     }
 
     /// Whether the store that looked it up has observers.
     var isObserved: Bool {
-        if case .observed = self { return true }
-        return false
+        if case .observed = self { true } else { false }
     }
 }
 

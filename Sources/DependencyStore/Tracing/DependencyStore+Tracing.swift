@@ -90,12 +90,9 @@ extension DependencyStore {
     /// - Throws: What `startup` throws, after the recording has stopped.
     public func recordStartup(_ startup: () throws -> Void) rethrows -> StartupReport {
         let recording = startRecording()
-        do {
-            try startup()
-        } catch {
-            _ = recording.stop()
-            throw error
-        }
+        // On a throw too; after a return, a second stop does nothing.
+        defer { recording.stop() }
+        try startup()
         return recording.stop()
     }
 
@@ -120,12 +117,9 @@ extension DependencyStore {
         _ startup: () async throws -> Void
     ) async rethrows -> StartupReport {
         let recording = startRecording()
-        do {
-            try await startup()
-        } catch {
-            _ = recording.stop()
-            throw error
-        }
+        // On a throw too; after a return, a second stop does nothing.
+        defer { recording.stop() }
+        try await startup()
         return recording.stop()
     }
 }

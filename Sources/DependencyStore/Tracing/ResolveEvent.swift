@@ -73,12 +73,6 @@ public struct ResolveEvent {
         public let ownNanoseconds: UInt64
     }
 
-    init(type: Any.Type, build: Build?, details: Details) {
-        self.type = type
-        self.build = build
-        self.details = details
-    }
-
     /// The registration as listings name it: `Greeting`, or `Greeting (named "formal")`.
     public var label: String {
         Tracing.label(of: type, name: name)

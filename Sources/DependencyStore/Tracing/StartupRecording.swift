@@ -28,9 +28,10 @@ public final class StartupRecording {
         // stops it.
         observation = store.observeResolves { event in
             guard let build = event.build else { return }
+            let key = StartupReport.Key(label: event.label, scope: event.scope, store: event.store)
             state.withLock { state in
                 guard state.report == nil else { return }
-                state.runs[StartupReport.Key(event), default: StartupReport.Runs()].add(build)
+                state.runs[key, default: StartupReport.Runs()].add(build)
             }
         }
     }

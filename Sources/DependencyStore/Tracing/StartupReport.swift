@@ -61,12 +61,6 @@ public struct StartupReport {
         let label: String
         let scope: Scope
         let store: String
-
-        init(_ event: ResolveEvent) {
-            label = event.label
-            scope = event.scope
-            store = event.store
-        }
     }
 
     /// The runs of one registration, added up.

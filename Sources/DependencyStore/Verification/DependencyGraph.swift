@@ -62,10 +62,12 @@ public struct DependencyGraph: Sendable {
             return alternative.map { "\(label) (\($0))" } ?? label
         }
 
+        /// The scope, or what stands for it: `.singleton`, `per request`, `not registered`.
+        var scopeLabel: String { scope.map(\.description) ?? (isProvidedPerRequest ? "per request" : "not registered") }
+
         /// The description with the scope: `Presenter (.singleton)`, `RequestID (per request)`.
         var labelWithScope: String {
-            guard let scope else { return "\(self) (\(isProvidedPerRequest ? "per request" : "not registered"))" }
-            guard let expiresAfter else { return "\(self) (\(scope))" }
+            guard let scope, let expiresAfter else { return "\(self) (\(scopeLabel))" }
             return "\(self) (\(scope), expiring after \(expiresAfter) s)"
         }
     }

@@ -222,7 +222,10 @@ extension DependencyStore {
         let elements = elementTypes.map { key in
             (key, store.contributions(ofKey: key).map { $0.registration.verifiable.copyForVerification() })
         }
-        registry.withLock { copy in
+        // What the copy built it closes when it goes, as `store` would: a failure goes where
+        // `store`'s would.
+        let closeFailureHandler = store.closeFailureReporter()
+        let decorators = registry.withLock { copy in
             for ancestor in chain {
                 let (registrations, decorators) = ancestor.registry.withLock { ($0.all, $0.decorators) }
                 for registration in registrations {
@@ -236,13 +239,10 @@ extension DependencyStore {
             for (key, copies) in elements {
                 copy.contributions[key] = copies
             }
+            copy.closeFailureHandler = closeFailureHandler
+            return copy.decorators.values.reduce(0) { $0 + $1.count }
         }
-        // What the copy built it closes when it goes, as `store` would: a failure goes where
-        // `store`'s would.
-        let report = store.closeFailureReporter()
-        registry.withLock { $0.closeFailureHandler = report }
         // Its decorators, and verification: every resolve of the copy takes `VerifiedBuild`.
-        let decorators = registry.withLock { $0.decorators.values.reduce(0) { $0 + $1.count } }
         core.adjustStagesInScope(by: decorators + 1)
     }
 }
@@ -332,13 +332,12 @@ private struct VerificationPlan {
     }
 
     func report(of store: DependencyStore, overrides: OverrideRule) -> VerificationReport {
-        let report = verifier.report(
-            store: store, skipped: skipped, isolated: skippedForIsolation,
-            verifiedCount: roots.count + asyncRoots.count - alternativeCount,
-            withAlternatives: withAlternatives)
         var found = store.requirementsAndOverrides(metIn: copy, perRequest: verifier.perRequest, rule: overrides)
         found.problems += DependencyStore.perRequestConflicts(verifier.perRequest)
         found.problems += unusedSamples.map(VerificationProblem.unusedSample)
-        return report.adding(found)
+        return verifier.report(
+            store: store, skipped: skipped, isolated: skippedForIsolation,
+            verifiedCount: roots.count + asyncRoots.count - alternativeCount,
+            withAlternatives: withAlternatives, found: found)
     }
 }

@@ -20,7 +20,7 @@ public struct SampleArguments {
         self.type = ObjectIdentifier(type)
         self.name = name
         self.given = given
-        label = name.map { "\(Diagnostics.shortName(of: type)) (named \"\($0)\")" } ?? Diagnostics.shortName(of: type)
+        label = Tracing.label(of: type, name: name)
     }
 }
 

@@ -9,16 +9,15 @@ extension VerificationReport {
         for node in graph.nodes {
             let style = node.isRegistered ? "" : node.isProvidedPerRequest ? ":::perRequest" : ":::missing"
             lines.append(
-                "    \(ids[node]!)[\"\(Self.mermaidEscaped(node.description))<br/>\(Self.mermaidEscaped(Self.scopeLabel(node)))\"]\(style)"
+                "    \(ids[node]!)[\"\(Self.mermaidEscaped(node.description))<br/>\(Self.mermaidEscaped(node.scopeLabel))\"]\(style)"
             )
         }
-        let highlights = edgeHighlights()
+        let colours = highlightColours()
         var styles: [String] = []
         for (index, edge) in graph.edges.enumerated() {
             let arrow = edge.isLazy ? "-. @Injected .->" : "-->"
             lines.append("    \(ids[edge.from]!) \(arrow) \(ids[edge.to]!)")
-            if let kind = highlights[EdgeEnds(edge)] {
-                let colour = Self.isAboutLifetimes(kind) ? "#d97706" : "#dc2626"
+            if let colour = colours[EdgeEnds(from: edge.from, to: edge.to)] {
                 styles.append("    linkStyle \(index) stroke:\(colour),stroke-width:3px")
             }
         }
@@ -39,7 +38,7 @@ extension VerificationReport {
             "    node [shape=box, style=rounded, fontname=\"Helvetica\"];",
         ]
         for node in graph.nodes {
-            let label = Self.dotEscaped(node.description) + "\\n" + Self.dotEscaped(Self.scopeLabel(node))
+            let label = Self.dotEscaped(node.description) + "\\n" + Self.dotEscaped(node.scopeLabel)
             let style =
                 node.isRegistered
                 ? ""
@@ -47,12 +46,12 @@ extension VerificationReport {
                     ? ", color=\"#2563eb\", fontcolor=\"#1e3a8a\"" : ", color=\"#dc2626\", fontcolor=\"#991b1b\""
             lines.append("    \(ids[node]!) [label=\"\(label)\"\(style)];")
         }
-        let highlights = edgeHighlights()
+        let colours = highlightColours()
         for edge in graph.edges {
             var attributes: [String] = []
             if edge.isLazy { attributes += ["style=dashed", "label=\"@Injected\""] }
-            if let kind = highlights[EdgeEnds(edge)] {
-                attributes += ["color=\"\(Self.isAboutLifetimes(kind) ? "#d97706" : "#dc2626")\"", "penwidth=2"]
+            if let colour = colours[EdgeEnds(from: edge.from, to: edge.to)] {
+                attributes += ["color=\"\(colour)\"", "penwidth=2"]
             }
             let suffix = attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
             lines.append("    \(ids[edge.from]!) -> \(ids[edge.to]!)\(suffix);")
@@ -64,25 +63,15 @@ extension VerificationReport {
     private struct EdgeEnds: Hashable {
         let from: DependencyGraph.Node
         let to: DependencyGraph.Node
-
-        init(_ edge: DependencyGraph.Edge) {
-            from = edge.from
-            to = edge.to
-        }
-
-        init(from: DependencyGraph.Node, to: DependencyGraph.Node) {
-            self.from = from
-            self.to = to
-        }
     }
 
     private func nodeIDs() -> [DependencyGraph.Node: String] {
         Dictionary(uniqueKeysWithValues: graph.nodes.enumerated().map { ($1, "n\($0)") })
     }
 
-    /// The edges on some problem's path, with the problem's kind (captive and per-request
-    /// dependencies lose to the others).
-    private func edgeHighlights() -> [EdgeEnds: VerificationProblem.Kind] {
+    /// The edges on some problem's path, with the colour of the problem's kind (captive and
+    /// per-request dependencies lose to the others).
+    private func highlightColours() -> [EdgeEnds: String] {
         var highlights: [EdgeEnds: VerificationProblem.Kind] = [:]
         for problem in problems where problem.path.count > 1 {
             for (from, to) in zip(problem.path, problem.path.dropFirst()) {
@@ -92,7 +81,7 @@ extension VerificationReport {
                 }
             }
         }
-        return highlights
+        return highlights.mapValues { Self.isAboutLifetimes($0) ? "#d97706" : "#dc2626" }
     }
 
     /// Whether a problem of `kind` is an instance kept longer than what it holds should be (drawn
@@ -101,32 +90,16 @@ extension VerificationReport {
         kind == .captive || kind == .perRequestDependency
     }
 
-    private static func scopeLabel(_ node: DependencyGraph.Node) -> String {
-        node.scope.map(\.description) ?? (node.isProvidedPerRequest ? "per request" : "not registered")
-    }
-
     private static func mermaidEscaped(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "\"": escaped += "#quot;"
-            case "<": escaped += "#lt;"
-            case ">": escaped += "#gt;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        escaped(text, ["\"": "#quot;", "<": "#lt;", ">": "#gt;"])
     }
 
     private static func dotEscaped(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        escaped(text, ["\"": "\\\"", "\\": "\\\\"])
+    }
+
+    /// `text` with each character that `replacements` has replaced by its replacement.
+    private static func escaped(_ text: String, _ replacements: [Character: String]) -> String {
+        text.map { replacements[$0] ?? String($0) }.joined()
     }
 }

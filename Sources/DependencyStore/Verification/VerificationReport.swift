@@ -94,43 +94,6 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
         }
     }
 
-    init(
-        storeDescription: String,
-        verifiedCount: Int,
-        problems: [VerificationProblem],
-        skipped: [DependencyGraph.Node],
-        skippedForIsolation: [(node: DependencyGraph.Node, reason: String)],
-        graph: DependencyGraph,
-        overrides: [Override] = [],
-        alternatives: [RegisteredDependency] = []
-    ) {
-        self.overrides = overrides
-        self.alternatives = alternatives
-        self.storeDescription = storeDescription
-        self.verifiedCount = verifiedCount
-        self.problems = problems
-        self.skipped = skipped
-        isolationSkips = skippedForIsolation
-        self.graph = graph
-    }
-
-    /// This report with `found`'s problems added (before those read from the graph: captive and
-    /// per-request dependencies) and its overrides.
-    func adding(_ found: (problems: [VerificationProblem], overrides: [Override])) -> VerificationReport {
-        let fromGraph: Set<VerificationProblem.Kind> = [.captive, .perRequestDependency]
-        return VerificationReport(
-            storeDescription: storeDescription,
-            verifiedCount: verifiedCount,
-            problems: problems.filter { !fromGraph.contains($0.kind) } + found.problems
-                + problems.filter { fromGraph.contains($0.kind) },
-            skipped: skipped,
-            skippedForIsolation: isolationSkips,
-            graph: graph,
-            overrides: found.overrides,
-            alternatives: alternatives
-        )
-    }
-
     /// Whether no problem was found. Skipped registrations do not count as problems; check
     /// ``skipped`` or give sample arguments to cover them.
     public var isClean: Bool { problems.isEmpty }
@@ -147,33 +110,25 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             }
         var lines = ["verify(): \(storeDescription): checked \(checked), \(found)."]
         lines += problems.map { "- \($0)" }
-        if !skipped.isEmpty {
-            lines.append(
-                "Skipped, as their factories take arguments (pass SampleArguments to verify(sampleArguments:) to build them):"
-            )
-            lines += skipped.map { "- \($0), registered at \($0.registeredAt ?? "?")" }
-        }
-        let listedOverrides = overrides.filter { override in !problems.contains { $0.override == override } }
-        if !listedOverrides.isEmpty {
-            lines.append(
-                "Replaced by a later registration of the same store (verify(overrides: .forbidden) makes each a problem):"
-            )
-            lines += listedOverrides.map { "- \($0)" }
-        }
-        if !alternatives.isEmpty {
-            lines.append("Alternatives for contexts (each was built; the one in force is what the others resolve):")
-            lines += alternatives.map { entry in
-                let label = entry.name.map { "\(entry.type) (named \"\($0)\")" } ?? entry.type
-                let inForce = entry.contextInForce.map { "\($0) in force" } ?? "the default in force"
-                let all = entry.contexts.map(\.description).joined(separator: ", ")
-                return "- \(label), registered at \(entry.registeredAt): \(inForce), of \(all)"
-            }
-        }
-        if !isolationSkips.isEmpty {
-            lines.append(
-                "Skipped, as verify() builds on threads of its own (await verifyAsync() to build these on the main actor and in tasks):"
-            )
-            lines += isolationSkips.map { "- \($0.node), registered at \($0.node.registeredAt ?? "?"): \($0.reason)" }
+        // Each list under its title, when it has anything.
+        let sections: KeyValuePairs<String, [String]> = [
+            "Skipped, as their factories take arguments (pass SampleArguments to verify(sampleArguments:) to build them):":
+                skipped.map { "\($0), registered at \($0.registeredAt ?? "?")" },
+            "Replaced by a later registration of the same store (verify(overrides: .forbidden) makes each a problem):":
+                overrides.filter { override in !problems.contains { $0.override == override } }.map(\.description),
+            "Alternatives for contexts (each was built; the one in force is what the others resolve):":
+                alternatives.map { entry in
+                    let label = entry.name.map { "\(entry.type) (named \"\($0)\")" } ?? entry.type
+                    let inForce = entry.contextInForce.map { "\($0) in force" } ?? "the default in force"
+                    let all = entry.contexts.map(\.description).joined(separator: ", ")
+                    return "\(label), registered at \(entry.registeredAt): \(inForce), of \(all)"
+                },
+            "Skipped, as verify() builds on threads of its own (await verifyAsync() to build these on the main actor and in tasks):":
+                isolationSkips.map { "\($0.node), registered at \($0.node.registeredAt ?? "?"): \($0.reason)" },
+        ]
+        for (title, items) in sections where !items.isEmpty {
+            lines.append(title)
+            lines += items.map { "- \($0)" }
         }
         return lines.joined(separator: "\n")
     }
@@ -231,14 +186,7 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     /// The problem and its fix, on one line.
     public let description: String
     /// The replacement, for a problem of kind ``Kind/override``.
-    let override: VerificationReport.Override?
-
-    init(kind: Kind, path: [DependencyGraph.Node], description: String, override: VerificationReport.Override? = nil) {
-        self.kind = kind
-        self.path = path
-        self.description = description
-        self.override = override
-    }
+    var override: VerificationReport.Override? = nil
 
     static func unmetRequirement(_ missing: DependencyGraph.Node, declaredBy declarer: String, elementType: String?)
         -> Self
@@ -357,23 +305,18 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
             path.count > 2
             ? " through " + path.dropFirst().dropLast().map(\.labelWithScope).joined(separator: " -> ")
             : ""
-        if held.expiresAfter != nil {
-            return Self(
-                kind: .captive,
-                path: path,
-                description: "captive: \(holder.labelWithScope) holds \(held.labelWithScope)\(via), so it keeps "
-                    + "using that instance after its expiry, when the store closes it. Fix: resolve \(held) each time it is "
-                    + "used (inject a Provider<\(held.type)> and call it) instead of keeping it."
-                    + (rule == .strict ? " (Reported by the strict captive rule.)" : "")
-            )
-        }
+        let why =
+            held.expiresAfter != nil
+            ? "so it keeps using that instance after its expiry, when the store closes it. Fix: resolve \(held) each "
+                + "time it is used (inject a Provider<\(held.type)> and call it) instead of keeping it."
+            : "so that instance lives as long as \(holder) does, not as its scope says. Fix: register \(held) with "
+                + "\(holder)'s scope or a longer one, give \(holder) the shorter scope, or resolve \(held) where it is "
+                + "used instead of keeping it."
         return Self(
             kind: .captive,
             path: path,
-            description: "captive: \(holder.labelWithScope) holds \(held.labelWithScope)\(via), so that instance "
-                + "lives as long as \(holder) does, not as its scope says. Fix: register \(held) with \(holder)'s "
-                + "scope or a longer one, give \(holder) the shorter scope, or resolve \(held) where it is used "
-                + "instead of keeping it." + (rule == .strict ? " (Reported by the strict captive rule.)" : "")
+            description: "captive: \(holder.labelWithScope) holds \(held.labelWithScope)\(via), \(why)"
+                + (rule == .strict ? " (Reported by the strict captive rule.)" : "")
         )
     }
 

@@ -35,11 +35,10 @@ extension DependencyStore {
         let store = UncheckedSendable(self)
         let chain = UncheckedSendable(Verifier.buildsOnThisWorker())
         Task { @MainActor in
-            let finished = verifier.onMainActor(handing: handoff.target, after: chain.value) {
+            verifier.onMainActor(handing: handoff.target, after: chain.value) {
                 handoff.value = store.value.resolve(
                     T.self, name: registration.name, arguments: .none, requester: requester)
             }
-            if !finished { handoff.value = nil }
             handoff.done.signal()
         }
         handoff.done.wait()
@@ -67,64 +66,42 @@ extension DependencyStore {
         let resolve = {
             handoff.value = store.value.resolve(type, name: name, arguments: given.value, requester: requester)
         }
-        let returned =
-            if onMainActor {
-                await MainActor.run { verifier.onMainActor(handing: nil, after: chain, resolve) }
-            } else {
-                await verifier.onWorker(after: chain, resolve)
-            }
-        guard returned, let value = handoff.value else { throw VerificationStop() }
+        if onMainActor {
+            await MainActor.run { verifier.onMainActor(handing: nil, after: chain, resolve) }
+        } else {
+            await verifier.onWorker(after: chain, resolve)
+        }
+        // Not set when the build stopped on a problem.
+        guard let value = handoff.value else { throw VerificationStop() }
         return value
     }
 }
 
 extension Verifier {
-    /// Runs `body` on the main actor as a verified build: a problem it meets is recorded and ends
-    /// it (returning `false`), as on a worker. The main actor's thread holds `handoff` meanwhile.
-    @MainActor
-    func onMainActor(
-        handing handoff: WaitGraph.Handoff?, after chain: [AnyRegistration] = [], _ body: @escaping () -> Void
-    ) -> Bool {
-        let stack = ResolutionStack.current
-        if let handoff { WaitGraph.hold(handoff, by: stack.identity) }
-        defer {
-            if let handoff { WaitGraph.hold(handoff, by: nil) }
-        }
-        return asBuild(after: chain, body)
-    }
-
-    /// Runs `body` on this thread, the main actor's, as a verified build that `chain` asked for.
-    /// It always returns `true`: a problem it meets ends the process with the report so far
+    /// Runs `body` on this thread, the main actor's, as a verified build that `chain` asked for,
+    /// holding `handoff` meanwhile. A problem it meets ends the process with the report so far
     /// (see `park`), since the main actor's thread can be neither parked nor left.
     @MainActor
-    private func asBuild(after chain: [AnyRegistration], _ body: @escaping () -> Void) -> Bool {
+    func onMainActor(handing handoff: WaitGraph.Handoff?, after chain: [AnyRegistration], _ body: () -> Void) {
         let stack = ResolutionStack.current
+        if let handoff { WaitGraph.hold(handoff, by: stack.identity) }
         let saved = stack.verificationWorker
         stack.verificationWorker = VerificationWorker(verifier: self, ownsThread: false, asyncChain: chain)
-        defer { stack.verificationWorker = saved }
+        defer {
+            stack.verificationWorker = saved
+            if let handoff { WaitGraph.hold(handoff, by: nil) }
+        }
         body()
-        return true
     }
 
     /// Runs `body`, a synchronous resolve an `async` factory made in `verifyAsync()`, as a
-    /// verified build that `chain` asked for, on a worker of its own: a problem it meets is
-    /// recorded and parks the worker for good (see `park`), and this returns `false`. Never on
-    /// the task's own thread, which belongs to the concurrency pool and cannot be parked or left.
-    func onWorker(after chain: [AnyRegistration], _ body: @escaping () -> Void) async -> Bool {
+    /// verified build that `chain` asked for, on a worker of its own, and returns when it returns
+    /// or stops: a problem it meets is recorded and parks the worker for good (see `park`). Never
+    /// on the task's own thread, which belongs to the concurrency pool and cannot be parked or left.
+    func onWorker(after chain: [AnyRegistration], _ body: @escaping () -> Void) async {
         let body = UncheckedSendable(body)
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let worker = VerificationWorker(verifier: self, asyncChain: chain) { returned in
-                continuation.resume(returning: returned)
-            }
-            startWorker {
-                let stack = ResolutionStack.current
-                stack.verificationWorker = worker
-                WaitGraph.workerStarted(worker, on: stack)
-                body.value()
-                // A build that stopped never gets here: `park` ended the worker and parked.
-                WaitGraph.workerFinished(worker)
-                worker.end(returned: true)
-            }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            start(VerificationWorker(verifier: self, asyncChain: chain) { continuation.resume() }) { body.value() }
         }
     }
 
@@ -133,13 +110,11 @@ extension Verifier {
     func runAsync(_ roots: [AnyRegistration], in copy: DependencyStore) async {
         for root in roots {
             if isSettled(root) { continue }
-            let copyBox = UncheckedSendable(copy)
-            let rootBox = UncheckedSendable(root)
+            let unchecked = UncheckedSendable((root, copy))
             let build = Task {
-                _ = try? await rootBox.value.verifiable.resolveAsyncForVerification(in: copyBox.value)
+                _ = try? await unchecked.value.0.verifiable.resolveAsyncForVerification(in: unchecked.value.1)
             }
-            let finished = await Self.finishes(build, within: timeout)
-            if !finished { timedOut(root, cause: nil) }
+            if await !Self.finishes(build, within: timeout) { timedOut(root, cause: nil) }
         }
     }
 

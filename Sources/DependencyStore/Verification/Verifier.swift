@@ -26,10 +26,12 @@ final class Verifier {
     private let captiveRule: CaptiveRule
 
     private struct State {
-        var nodes: [NodeKey: DependencyGraph.Node] = [:]
-        var nodeOrder: [NodeKey] = []
-        var edges: [EdgeKey: DependencyGraph.Edge] = [:]
-        var edgeOrder: [EdgeKey] = []
+        /// Every node, in the order first met, and where each key's is in it.
+        var nodes: [DependencyGraph.Node] = []
+        var nodeIndex: [NodeKey: Int] = [:]
+        /// Every edge, in the order first seen, and the keys of those seen.
+        var edges: [DependencyGraph.Edge] = []
+        var edgeKeys: Set<EdgeKey> = []
         var problems: [VerificationProblem] = []
         /// Registrations whose build was abandoned, with the problem that stopped it: a later
         /// resolve of one stops too, at once, reporting that cause (it would otherwise wait on a
@@ -41,13 +43,18 @@ final class Verifier {
         var resolved: Set<ObjectIdentifier> = []
         /// Registrations not verified because they (or what they resolve) must run on the main
         /// actor or be awaited, with the reason.
-        var skippedForIsolation: [(node: NodeKey, reason: String)] = []
+        var skippedForIsolation: [(node: DependencyGraph.Node, reason: String)] = []
         /// The causes of builds stopped at a type declared provided per request: no problem, so
         /// a build that needs what one of them holds stops too, as satisfied, without reporting.
         var perRequestCauses: Set<String> = []
         /// The registrations whose build stopped at such a type, with the cause.
         var perRequestStops: [TypeAndName: String] = [:]
         var finished = false
+
+        /// Records `problem`, once, unless the report was made.
+        mutating func add(_ problem: VerificationProblem?) {
+            if let problem, !finished, !problems.contains(problem) { problems.append(problem) }
+        }
     }
 
     typealias NodeKey = DependencyGraph.Node.Key
@@ -87,22 +94,28 @@ final class Verifier {
     ) {
         for root in roots {
             if isSettled(root.registration) { continue }
-            _ = node(for: root.registration)
-            let worker = VerificationWorker(verifier: self)
-            let done = worker.done
-            startWorker {
-                let stack = ResolutionStack.current
-                stack.verificationWorker = worker
-                WaitGraph.workerStarted(worker, on: stack)
-                root.registration.verifiable.resolveForVerification(in: copy, arguments: root.arguments)
-                // A build that stopped on a problem never gets here: `park` signalled `done` and
-                // parked this thread for good.
-                WaitGraph.workerFinished(worker)
-                worker.end(returned: true)
-            }
+            // The root's node before those its build meets.
+            _ = state.withLock { node(root.registration, in: &$0) }
+            let done = DispatchSemaphore(value: 0)
+            let worker = VerificationWorker(verifier: self) { done.signal() }
+            start(worker) { root.registration.verifiable.resolveForVerification(in: copy, arguments: root.arguments) }
             if done.wait(timeout: .now() + timeout) == .timedOut {
                 timedOut(root.registration, cause: worker)
             }
+        }
+    }
+
+    /// Starts a thread of the verifier's own that runs `build` as `worker`'s.
+    func start(_ worker: VerificationWorker, _ build: @escaping () -> Void) {
+        startWorker {
+            let stack = ResolutionStack.current
+            stack.verificationWorker = worker
+            WaitGraph.workerStarted(worker, on: stack)
+            build()
+            // A build that stopped on a problem never gets here: `park` ended the worker and
+            // parked this thread for good.
+            WaitGraph.workerFinished(worker)
+            worker.end()
         }
     }
 
@@ -125,10 +138,13 @@ final class Verifier {
         return state.withLock { $0.poisoned[id] != nil || $0.resolved.contains(id) }
     }
 
-    /// The graph, the problems and the skipped registrations, once `run` has returned.
+    /// The graph, the problems and the skipped registrations, once `run` has returned: `found`'s
+    /// problems (the store's own, not met by a build) after those the builds met and before those
+    /// read from the graph (captive and per-request dependencies), and `found`'s overrides.
     func report(
         store: DependencyStore, skipped: [AnyRegistration], isolated: [AnyRegistration], verifiedCount: Int,
-        withAlternatives: [AnyRegistration]
+        withAlternatives: [AnyRegistration],
+        found: (problems: [VerificationProblem], overrides: [VerificationReport.Override])
     ) -> VerificationReport {
         state.withLock { state in
             // A build still running past its timeout adds nothing from now on.
@@ -136,28 +152,23 @@ final class Verifier {
             let skippedNodes = skipped.map { node($0, in: &state) }
             let isolatedRoots = isolated.map { registration in
                 (
-                    node(registration, in: &state).key,
-                    registration.isolation == .mainActor ? "its factory runs on the main actor" : "its factory is async"
+                    node: node(registration, in: &state),
+                    reason: registration.isolation == .mainActor
+                        ? "its factory runs on the main actor" : "its factory is async"
                 )
             }
-            let skippedForIsolation = (isolatedRoots + state.skippedForIsolation).compactMap { entry in
-                state.nodes[entry.0].map { (node: $0, reason: entry.1) }
-            }
-            let graph = DependencyGraph(
-                nodes: state.nodeOrder.compactMap { state.nodes[$0] },
-                edges: state.edgeOrder.compactMap { state.edges[$0] }
-            )
-            let problems =
-                state.problems + Self.captives(in: graph, rule: captiveRule) + Self.perRequestDependencies(in: graph)
+            let graph = DependencyGraph(nodes: state.nodes, edges: state.edges)
             return VerificationReport(
                 storeDescription: store.description,
                 // Those skipped on the way (they resolve a main-actor or async registration) were
                 // not verified either.
                 verifiedCount: verifiedCount - Set(state.skippedForIsolation.map(\.node)).count,
-                problems: problems,
+                problems: state.problems + found.problems + Self.captives(in: graph, rule: captiveRule)
+                    + Self.perRequestDependencies(in: graph),
                 skipped: skippedNodes,
-                skippedForIsolation: skippedForIsolation,
                 graph: graph,
+                isolationSkips: isolatedRoots + state.skippedForIsolation,
+                overrides: found.overrides,
                 alternatives: withAlternatives.map {
                     RegisteredDependency($0, keptInstances: 0, inheritedFrom: nil)
                 }
@@ -181,7 +192,7 @@ final class Verifier {
             guard !state.finished else { return nil }
             let to = node(registration, in: &state)
             if let requester {
-                addEdge(from: node(requester, in: &state).key, to: to.key, isLazy: false, in: &state)
+                addEdge(from: node(requester, in: &state), to: to, isLazy: false, in: &state)
             }
             if !inStep { state.resolved.insert(ObjectIdentifier(registration)) }
             return state.poisoned[ObjectIdentifier(registration)]
@@ -202,10 +213,11 @@ final class Verifier {
         let handle = declaredType as? any DependencyHandle.Type
         let type = handle?.valueType ?? declaredType
         let eachUse = resolvedEachUse || (handle?.resolvesEachUse ?? false)
-        let target = store.ownRegistration(for: ObjectIdentifier(type), name: name)
         // A collection the store assembles depends on every element (the copy has no parent).
-        let elements: [AnyRegistration] =
-            if target == nil, name == nil, let collection = type as? any ContributedCollection.Type {
+        let targets: [AnyRegistration] =
+            if let target = store.ownRegistration(for: ObjectIdentifier(type), name: name) {
+                [target]
+            } else if name == nil, let collection = type as? any ContributedCollection.Type {
                 store.contributions(of: collection.elementType).map(\.registration).filter {
                     !collection.holdsOnlyNamedElements || $0.name != nil
                 }
@@ -213,23 +225,17 @@ final class Verifier {
         state.withLock { state in
             guard !state.finished else { return }
             let from = node(requester, in: &state)
-            if !elements.isEmpty {
-                for element in elements {
+            if !targets.isEmpty {
+                for target in targets {
                     addEdge(
-                        from: from.key, to: node(element, in: &state).key, isLazy: true, resolvesEachUse: eachUse,
-                        in: &state)
+                        from: from, to: node(target, in: &state), isLazy: true, resolvesEachUse: eachUse, in: &state)
                 }
-            } else if let target {
-                addEdge(
-                    from: from.key, to: node(target, in: &state).key, isLazy: true, resolvesEachUse: eachUse, in: &state
-                )
             } else if isProvidedPerRequest(type, name: name) {
                 // Optional or not: what it reads in a request's store is a request's value.
-                let value = perRequestNode(type, name: name, in: &state)
-                addEdge(from: from.key, to: value.key, isLazy: true, in: &state)
+                addEdge(from: from, to: perRequestNode(type, name: name, in: &state), isLazy: true, in: &state)
             } else if !optional {
                 let missing = missingNode(type, name: name, in: &state)
-                addEdge(from: from.key, to: missing.key, isLazy: true, in: &state)
+                addEdge(from: from, to: missing, isLazy: true, in: &state)
                 let chain = ResolutionStack.current.registrations().map { node($0, in: &state) }
                 state.problems.append(.missing(chain + [missing], lazyAt: location))
             }
@@ -270,7 +276,7 @@ final class Verifier {
         return state.withLock { state in
             let value = perRequestNode(type, name: subject.name, in: &state)
             if let last = chain.last, !state.finished {
-                addEdge(from: node(last, in: &state).key, to: value.key, isLazy: handle != nil, in: &state)
+                addEdge(from: node(last, in: &state), to: value, isLazy: handle != nil, in: &state)
             }
             let cause = "it needs \(value.labelWithScope), which verify() treats as given"
             state.perRequestCauses.insert(cause)
@@ -300,9 +306,7 @@ final class Verifier {
         // A type provided per request ends the `async` factories as satisfied, with its edge.
         if perRequestStop(error, subject: subject, chain: chain) != nil { return }
         let problem = problem(for: error, subject: subject, chain: chain)
-        state.withLock { state in
-            if let problem, !state.finished, !state.problems.contains(problem) { state.problems.append(problem) }
-        }
+        state.withLock { $0.add(problem) }
     }
 
     /// The problem `error` is, in a resolve of `subject` made while `chain` was being built; `nil`
@@ -321,7 +325,7 @@ final class Verifier {
                 let type = (subject.type as? any DependencyHandle.Type)?.valueType ?? subject.type
                 let missing = missingNode(type, name: subject.name, in: &state)
                 if let last = nodes.last {
-                    addEdge(from: last.key, to: missing.key, isLazy: false, in: &state)
+                    addEdge(from: last, to: missing, isLazy: false, in: &state)
                 }
                 return .missing(nodes + [missing], lazyAt: nil)
             case .cycle:
@@ -334,21 +338,20 @@ final class Verifier {
                         $0.type == subject.type && $0.name == subject.name
                     } ?? 0
                 return .cycle(Array(nodes[start...]) + [nodes[start]])
-            case .wrongIsolation where runsIsolatedFactories && !Self.isOnMainActor(error):
-                // A synchronous resolve of an async registration traps wherever it runs.
-                return .failed(withRegistrationOf(subject, appendedTo: nodes, in: &state), message: error.description)
-            case .wrongIsolation:
+            case .wrongIsolation where !runsIsolatedFactories || Self.isOnMainActor(error):
                 // Not wrong: verify() builds on threads of its own, where a main-actor or async
                 // factory cannot run. The registration being verified is listed as skipped.
                 if let root = chain.first {
                     let how = Self.isOnMainActor(error) ? "runs on the main actor" : "is async"
                     let reason = "it needs \(Diagnostics.shortName(of: subject.type)), whose factory \(how)"
-                    state.skippedForIsolation.append((node(root, in: &state).key, reason))
+                    state.skippedForIsolation.append((node(root, in: &state), reason))
                 }
                 return nil
             default:
-                // Wrong arguments, an invalid scope. The registration whose resolve failed is not on the chain (it was refused before
-                // its factory ran, or after it returned): it ends the path, after its dependent.
+                // Wrong arguments, an invalid scope; in verifyAsync(), a synchronous resolve of an
+                // async registration, which traps wherever it runs. The registration whose resolve
+                // failed is not on the chain (it was refused before its factory ran, or after it
+                // returned): it ends the path, after its dependent.
                 return .failed(withRegistrationOf(subject, appendedTo: nodes, in: &state), message: error.description)
             }
         }
@@ -390,10 +393,7 @@ final class Verifier {
         in state: inout State
     ) -> [DependencyGraph.Node] {
         let type = Diagnostics.shortName(of: subject.type)
-        let nodes = state.nodes
-        let registered = state.nodeOrder.lazy.compactMap { nodes[$0] }.first {
-            $0.scope != nil && $0.type == type && $0.name == subject.name
-        }
+        let registered = state.nodes.first { $0.scope != nil && $0.type == type && $0.name == subject.name }
         guard let registered, path.last != registered else { return path }
         return path + [registered]
     }
@@ -418,9 +418,7 @@ final class Verifier {
         let chain = Self.buildsOnThisWorker()
         let cause = perRequestCause ?? problem?.summary ?? "an earlier problem"
         state.withLock { state in
-            if let problem, !state.finished, !state.problems.contains(problem) {
-                state.problems.append(problem)
-            }
+            state.add(problem)
             for registration in chain where state.poisoned[ObjectIdentifier(registration)] == nil {
                 state.poisoned[ObjectIdentifier(registration)] = cause
                 if let perRequestCause {
@@ -437,7 +435,7 @@ final class Verifier {
             // thread holds: for good.
             WaitGraph.workerStopped(worker, cause: cause, keeping: stack)
             stack.withdrawForParking()
-            worker.end(returned: false)
+            worker.end()
             Self.parkForever()
         }
         // The main actor's thread: the factory can never return, and the thread can be neither
@@ -476,28 +474,33 @@ final class Verifier {
         while true { never.wait() }
     }
 
-    private func node(for registration: AnyRegistration) -> DependencyGraph.Node {
-        state.withLock { node(registration, in: &$0) }
-    }
-
     private func node(_ registration: AnyRegistration, in state: inout State) -> DependencyGraph.Node {
         let key = NodeKey.registration(ObjectIdentifier(registration))
-        if let existing = state.nodes[key] { return existing }
-        // Described as the store lists it (`DependencyStore.registrations`): one source for the
-        // listing, these nodes and the pictures drawn from them.
-        let entry = RegisteredDependency(registration, keptInstances: 0, inheritedFrom: nil)
-        let node = DependencyGraph.Node(
-            key: key,
-            type: entry.type,
-            name: entry.name,
-            scope: entry.scope,
-            registeredAt: entry.registeredAt,
-            isContribution: entry.isContribution,
-            alternative: Self.alternative(builtBy: registration),
-            expiresAfter: registration.cacheLifetime()
-        )
-        state.nodes[key] = node
-        state.nodeOrder.append(key)
+        return node(key, in: &state) {
+            // Described as the store lists it (`DependencyStore.registrations`): one source for
+            // the listing, these nodes and the pictures drawn from them.
+            let entry = RegisteredDependency(registration, keptInstances: 0, inheritedFrom: nil)
+            return DependencyGraph.Node(
+                key: key,
+                type: entry.type,
+                name: entry.name,
+                scope: entry.scope,
+                registeredAt: entry.registeredAt,
+                isContribution: entry.isContribution,
+                alternative: Self.alternative(builtBy: registration),
+                expiresAfter: registration.cacheLifetime()
+            )
+        }
+    }
+
+    /// The node of `key`: the one met before, or the one `make` makes, added in the order met.
+    private func node(
+        _ key: NodeKey, in state: inout State, _ make: () -> DependencyGraph.Node
+    ) -> DependencyGraph.Node {
+        if let index = state.nodeIndex[key] { return state.nodes[index] }
+        let node = make()
+        state.nodeIndex[key] = state.nodes.count
+        state.nodes.append(node)
         return node
     }
 
@@ -511,31 +514,20 @@ final class Verifier {
     }
 
     private func perRequestNode(_ type: Any.Type, name: String?, in state: inout State) -> DependencyGraph.Node {
-        let key = NodeKey.perRequest(type: ObjectIdentifier(type), name: name)
-        if let existing = state.nodes[key] { return existing }
-        let node = DependencyGraph.Node.perRequest(type, name: name)
-        state.nodes[key] = node
-        state.nodeOrder.append(key)
-        return node
+        node(.perRequest(type: ObjectIdentifier(type), name: name), in: &state) { .perRequest(type, name: name) }
     }
 
     private func missingNode(_ type: Any.Type, name: String?, in state: inout State) -> DependencyGraph.Node {
-        let key = NodeKey.missing(type: ObjectIdentifier(type), name: name)
-        if let existing = state.nodes[key] { return existing }
-        let node = DependencyGraph.Node.missing(type, name: name)
-        state.nodes[key] = node
-        state.nodeOrder.append(key)
-        return node
+        node(.missing(type: ObjectIdentifier(type), name: name), in: &state) { .missing(type, name: name) }
     }
 
     private func addEdge(
-        from: NodeKey, to: NodeKey, isLazy: Bool, resolvesEachUse: Bool = false, in state: inout State
+        from: DependencyGraph.Node, to: DependencyGraph.Node, isLazy: Bool, resolvesEachUse: Bool = false,
+        in state: inout State
     ) {
-        let key = EdgeKey(from: from, to: to, isLazy: isLazy, resolvesEachUse: resolvesEachUse)
-        guard state.edges[key] == nil, let fromNode = state.nodes[from], let toNode = state.nodes[to] else { return }
-        state.edges[key] = DependencyGraph.Edge(
-            from: fromNode, to: toNode, isLazy: isLazy, resolvesEachUse: resolvesEachUse)
-        state.edgeOrder.append(key)
+        let key = EdgeKey(from: from.key, to: to.key, isLazy: isLazy, resolvesEachUse: resolvesEachUse)
+        guard state.edgeKeys.insert(key).inserted else { return }
+        state.edges.append(DependencyGraph.Edge(from: from, to: to, isLazy: isLazy, resolvesEachUse: resolvesEachUse))
     }
 
     func startWorker(_ work: @escaping () -> Void) {
@@ -571,29 +563,19 @@ final class Verifier {
     /// instances built for it alone (`.unique`, `.graph`), one that should live less long, as
     /// `rule` defines it.
     static func captives(in graph: DependencyGraph, rule: CaptiveRule) -> [VerificationProblem] {
-        var outgoing: [DependencyGraph.Node: [DependencyGraph.Node]] = [:]
-        // A `Provider` keeps nothing: it resolves at each call, as its scope says.
-        for edge in graph.edges where !edge.resolvesEachUse {
-            outgoing[edge.from, default: []].append(edge.to)
-        }
         var problems: [VerificationProblem] = []
-        for holder in graph.nodes where holder.scope.map(Self.isKeptByStore) == true {
-            var visited: Set<DependencyGraph.Node> = [holder]
-            var paths: [[DependencyGraph.Node]] = [[holder]]
-            while !paths.isEmpty {
-                let path = paths.removeFirst()
-                for next in outgoing[path.last!] ?? [] where visited.insert(next).inserted {
-                    guard let scope = next.scope else { continue }
-                    if Self.outlives(holder.scope!, scope, rule: rule) || Self.outlivesExpiry(of: next, heldBy: holder)
-                    {
-                        problems.append(.captive(path + [next], rule: rule))
-                    }
-                    // A unique or graph instance is owned by whoever holds it: follow its edges.
-                    if scope.kind == .unique || scope.kind == .graph {
-                        paths.append(path + [next])
-                    }
-                }
+        // A `Provider` keeps nothing: it resolves at each call, as its scope says.
+        let holding = graph.edges.filter { !$0.resolvesEachUse }
+        walk(from: graph.nodes.filter { $0.scope.map(isKeptByStore) == true }, along: holding) { path in
+            guard let scope = path.last!.scope else { return false }
+            // A held instance that expires (`expiring(after:)`) is closed by its expiry while the
+            // holder still uses it: even a holder with the same expiry was kept after it was, so
+            // outlives it a little.
+            if outlives(path[0].scope!, scope, rule: rule) || path.last!.expiresAfter != nil {
+                problems.append(.captive(path, rule: rule))
             }
+            // A unique or graph instance is owned by whoever holds it: follow its edges.
+            return scope.kind == .unique || scope.kind == .graph
         }
         return problems
     }
@@ -605,26 +587,36 @@ final class Verifier {
     /// the shortest chain to each such type: a request's store builds its own of each.
     static func perRequestDependencies(in graph: DependencyGraph) -> [VerificationProblem] {
         guard graph.nodes.contains(where: \.isProvidedPerRequest) else { return [] }
+        var problems: [VerificationProblem] = []
+        walk(from: graph.nodes.filter { $0.scope.map(isAppWide) == true }, along: graph.edges) { path in
+            guard path.last!.isProvidedPerRequest else { return true }
+            problems.append(.perRequestDependency(path))
+            return false
+        }
+        return problems
+    }
+
+    /// Walks `edges` breadth-first from each of `starts` in turn, meeting each node once a start:
+    /// calls `visit` with the shortest path from the start to it, and walks on past it when
+    /// `visit` returns `true`.
+    private static func walk(
+        from starts: [DependencyGraph.Node], along edges: [DependencyGraph.Edge],
+        _ visit: ([DependencyGraph.Node]) -> Bool
+    ) {
         var outgoing: [DependencyGraph.Node: [DependencyGraph.Node]] = [:]
-        for edge in graph.edges {
+        for edge in edges {
             outgoing[edge.from, default: []].append(edge.to)
         }
-        var problems: [VerificationProblem] = []
-        for holder in graph.nodes where holder.scope.map(Self.isAppWide) == true {
-            var visited: Set<DependencyGraph.Node> = [holder]
-            var paths: [[DependencyGraph.Node]] = [[holder]]
+        for start in starts {
+            var visited: Set<DependencyGraph.Node> = [start]
+            var paths = [[start]]
             while !paths.isEmpty {
                 let path = paths.removeFirst()
                 for next in outgoing[path.last!] ?? [] where visited.insert(next).inserted {
-                    if next.isProvidedPerRequest {
-                        problems.append(.perRequestDependency(path + [next]))
-                    } else {
-                        paths.append(path + [next])
-                    }
+                    if visit(path + [next]) { paths.append(path + [next]) }
                 }
             }
         }
-        return problems
     }
 
     /// Whether one instance of a registration of this scope is shared by everything that resolves
@@ -650,13 +642,6 @@ final class Verifier {
     /// holder lets go) that a kept instance would hold past its end. A `.unique` or `.graph`
     /// instance promises no end, so a singleton holding one is the seed's ordinary idiom
     /// (`register(Service.shared, for: ...)` is `.unique`). `.strict` reports those too.
-    /// Whether `holder`, an instance the store keeps, keeps `held` past its expiry: `held` expires
-    /// (`expiring(after:)`), and the expiry closes it while `holder` still uses it. Even a holder
-    /// with the same expiry was kept after `held` was, so outlives it a little.
-    private static func outlivesExpiry(of held: DependencyGraph.Node, heldBy holder: DependencyGraph.Node) -> Bool {
-        held.expiresAfter != nil
-    }
-
     private static func outlives(_ holder: Scope, _ held: Scope, rule: CaptiveRule) -> Bool {
         switch (holder.kind, held.kind) {
         case (_, .unique), (_, .graph): rule == .strict
@@ -676,30 +661,24 @@ extension Verifier: @unchecked Sendable {}
 /// done or abandoned.
 final class VerificationWorker: @unchecked Sendable {
     let verifier: Verifier
-    /// Signalled when the build returns or stops, unless `onEnd` is given.
-    let done = DispatchSemaphore(value: 0)
     /// Whether the worker is a thread of the verifier's own, which parks for good when its build
     /// stops; not the main actor's, which `verifyAsync()` borrows for a main-actor factory.
     let ownsThread: Bool
     /// The `async` factories being built around this worker's build, outermost first: the start
     /// of the path of a problem it meets.
     let asyncChain: [AnyRegistration]
-    /// Told, once, whether the build returned (`true`) or stopped (`false`), instead of `done`.
-    private let onEnd: (@Sendable (Bool) -> Void)?
+    /// Called when the build returned, or stopped: once, from the worker's thread (never for the
+    /// main actor's, whose stopped build ends the process).
+    let end: @Sendable () -> Void
 
     init(
         verifier: Verifier, ownsThread: Bool = true, asyncChain: [AnyRegistration] = [],
-        onEnd: (@Sendable (Bool) -> Void)? = nil
+        end: @escaping @Sendable () -> Void = {}
     ) {
         self.verifier = verifier
         self.ownsThread = ownsThread
         self.asyncChain = asyncChain
-        self.onEnd = onEnd
-    }
-
-    /// The build returned, or stopped: once, from the worker's thread.
-    func end(returned: Bool) {
-        if let onEnd { onEnd(returned) } else { done.signal() }
+        self.end = end
     }
 }
 
