@@ -269,8 +269,9 @@ extension DependencyStore {
                 cause = call
             }
             let replacement = Registration(
-                current, choices: changed, build: changed.alternatives.isEmpty ? changed.defaultBuild : changed.selector
-            )
+                current, role: .contextual(changed),
+                build: changed.alternatives.isEmpty ? changed.defaultBuild : changed.selector,
+                keptOptions: current.keptOptions)
             var discarded: [DiscardedInstance] = []
             let replaced = registry.withLock { registry in
                 // Another change may have come in between: then change what it put in place.
