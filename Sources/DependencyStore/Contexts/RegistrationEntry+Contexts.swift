@@ -299,10 +299,6 @@ extension DependencyStore {
             ResolutionStack.recordLookupEpoch()
             return Found(registration: registration, slot: registration.slot, kept: registration.slot?.kept)
         }
-        do {
-            return try resolve(found, as: T.self, observed: false, requester: requester)
-        } catch {
-            fail(error, resolving: T.self, name: registration.name, at: requester)
-        }
+        return resolveTrapping(found, as: T.self, observed: false, requester: requester)
     }
 }

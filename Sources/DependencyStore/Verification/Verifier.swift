@@ -206,9 +206,7 @@ final class Verifier {
         // A collection the store assembles depends on every element (the copy has no parent).
         let elements: [AnyRegistration] =
             if target == nil, name == nil, let collection = type as? any ContributedCollection.Type {
-                store.contributions(of: collection.elementType).map(\.registration).filter {
-                    !collection.holdsOnlyNamedElements || $0.name != nil
-                }
+                collection.elements(in: store).map(\.registration)
             } else { [] }
         state.withLock { state in
             guard !state.finished else { return }
