@@ -38,7 +38,7 @@ extension DependencyStore {
     ) -> RegistrationEntry<T> {
         addContribution(
             Registration(
-                name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line), arguments: nil,
+                name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line),
                 role: .contribution, build: { _, _ in element() }))
     }
 
@@ -70,7 +70,7 @@ extension DependencyStore {
     ) -> RegistrationEntry<T> {
         addContribution(
             Registration(
-                name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line), arguments: nil,
+                name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line),
                 role: .contribution, build: { store, _ in factory(store) }))
     }
 

@@ -206,7 +206,6 @@ extension DependencyStore {
                 name: name,
                 scope: scope,
                 location: SourceLocation(fileID: fileID, line: line),
-                arguments: nil,
                 build: { _, _ in dependency() }
             ))
     }
@@ -297,7 +296,6 @@ extension DependencyStore {
                 name: name,
                 scope: scope,
                 location: SourceLocation(fileID: fileID, line: line),
-                arguments: nil,
                 build: { store, _ in factory(store) }
             ))
     }

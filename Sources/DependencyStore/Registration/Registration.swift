@@ -188,7 +188,7 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         name: String?,
         scope: Scope,
         location: SourceLocation,
-        arguments: (types: [Any.Type], accept: (Any) -> Bool)?,
+        arguments: (types: [Any.Type], accept: (Any) -> Bool)? = nil,
         isolation: Isolation = .none,
         role: Role = .registration,
         assembly: AssemblyTag? = AssemblyTag.current,
@@ -223,7 +223,7 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
     ) {
         // The value lives in this closure's context: one allocation besides the registration's.
         self.init(
-            name: name, scope: .unique, location: location, arguments: nil, assembly: assembly,
+            name: name, scope: .unique, location: location, assembly: assembly,
             build: { _, _ in value }, isProvided: true)
     }
 
