@@ -256,16 +256,12 @@ extension DependencyStore {
                 ?? ContextFactories(defaultBuild: current.build, alternatives: [], builds: [], origin: current)
             // Nothing to remove from a registration with none: nothing changes.
             if case .remove(nil) = change, choices.alternatives.isEmpty { return (current, []) }
-            let changed: ContextFactories<T>
-            let cause: String
-            switch change {
-            case .set(let context, let location, let build):
-                changed = choices.setting(context, at: location, build: build)
-                cause = "an alternative (on(\(context)))"
-            case .remove(let context):
-                changed = choices.removing(context)
-                cause = call
-            }
+            let (changed, cause) =
+                switch change {
+                case .set(let context, let location, let build):
+                    (choices.setting(context, at: location, build: build), "an alternative (on(\(context)))")
+                case .remove(let context): (choices.removing(context), call)
+                }
             let replacement = Registration(
                 current, role: .contextual(changed),
                 build: changed.alternatives.isEmpty ? changed.defaultBuild : changed.selector,
