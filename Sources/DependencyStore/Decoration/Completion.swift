@@ -95,8 +95,7 @@ extension ResolutionStack {
     func queueCompletion(
         of instance: Any, by registration: AnyRegistration, in store: DependencyStore, steps: [Decorator]
     ) {
-        let queue = completionQueue
-        queue.pending.append(
+        completionQueue.pending.append(
             CompletionQueue.Pending(
                 store: store, registration: registration, instance: instance, steps: steps,
                 chain: completionChain + registrations()))

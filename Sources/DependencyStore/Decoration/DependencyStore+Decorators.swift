@@ -128,12 +128,10 @@ extension DependencyStore {
             defer { stack.decorators.removeLast() }
             value = decorator.apply(self, value) as! T
         }
-        if !steps.isEmpty {
-            if deferringCompletions {
-                stack.queueCompletion(of: value, by: registration, in: self, steps: steps)
-            } else {
-                for step in steps { _ = step.apply(self, value) }
-            }
+        if !steps.isEmpty, deferringCompletions {
+            stack.queueCompletion(of: value, by: registration, in: self, steps: steps)
+        } else {
+            for step in steps { _ = step.apply(self, value) }
         }
         return value
     }
