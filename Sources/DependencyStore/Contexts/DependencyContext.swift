@@ -172,7 +172,6 @@ extension DependencyContext: CustomStringConvertible {
 }
 
 extension DependencyContext: Sendable {}
-extension DependencyContext.Kind: Sendable {}
 
 /// The contexts the process runs in, detected once, on first use (a `static let` is initialised
 /// lazily, once, thread-safely).
