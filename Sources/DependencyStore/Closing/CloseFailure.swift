@@ -41,15 +41,10 @@ public struct CloseFailure: CustomStringConvertible {
         trigger = context.trigger
         store = context.store
         self.reason = reason
-        let error: String? =
+        let (error, timeout): (String?, Double?) =
             switch reason {
-            case .threw(let error): "\(error)"
-            case .missedDeadline: nil
-            }
-        let timeout: Double? =
-            switch reason {
-            case .threw: nil
-            case .missedDeadline(let timeout): timeout
+            case .threw(let error): ("\(error)", nil)
+            case .missedDeadline(let timeout): (nil, timeout)
             }
         description =
             Diagnosis.closeFailed(

@@ -220,14 +220,7 @@ final class CloseQueue: Sendable {
                 $0.taken = nil
                 $0.running = Running(item: item, fate: fate, task: nil, stopAwaiting: nil)
             }
-            let outcome: CloseOutcome
-            do {
-                try body()
-                outcome = .closed
-            } catch {
-                outcome = .failed(CloseFailure(item.close, item.context, reason: .threw(error)))
-            }
-            Self.record(outcome, of: item, fate: fate)
+            Self.record(Self.outcome(of: item.close, as: item.context, body), of: item, fate: fate)
         case .async(let body):
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ended = OneShot(continuation)
@@ -296,11 +289,18 @@ final class CloseQueue: Sendable {
 
     private static func runSynchronously(_ close: PendingClose, as context: CloseContext) {
         guard case .sync(let body) = close.action else { return }
+        context.record(outcome(of: close, as: context, body))
+    }
+
+    /// How `body`, the synchronous close `close`, ends when run now.
+    private static func outcome(of close: PendingClose, as context: CloseContext, _ body: () throws -> Void)
+        -> CloseOutcome
+    {
         do {
             try body()
-            context.record(.closed)
+            return .closed
         } catch {
-            context.record(.failed(CloseFailure(close, context, reason: .threw(error))))
+            return .failed(CloseFailure(close, context, reason: .threw(error)))
         }
     }
 }

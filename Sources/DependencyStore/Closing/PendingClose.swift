@@ -88,13 +88,8 @@ struct Discards {
 extension StoreCore {
     /// How many parents `core` has.
     static func depth(of core: StoreCore) -> Int {
-        var depth = 0
-        var ancestor = core.parent
-        while let store = ancestor {
-            depth += 1
-            ancestor = store.parent
-        }
-        return depth
+        guard let parent = core.parent else { return 0 }
+        return sequence(first: parent, next: \.parent).reduce(0) { count, _ in count + 1 }
     }
 }
 

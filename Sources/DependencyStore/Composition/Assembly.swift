@@ -53,13 +53,12 @@ extension DependencyStore {
     /// - Parameter assemblies: The modules to register, earliest first.
     public func apply(_ assemblies: [any Assembly]) {
         for assembly in assemblies {
-            let type = ObjectIdentifier(type(of: assembly))
-            let enclosing = AssemblyTag.current.map { $0.enclosing + [$0.type] } ?? []
+            let tag = AssemblyTag.nested(type(of: assembly))
             registry.withLock { registry in
-                registry.appliedAssemblies[type, default: []] += enclosing
-                registry.unloadedAssemblies.remove(type)
+                registry.appliedAssemblies[tag.type, default: []] += tag.enclosing
+                registry.unloadedAssemblies.remove(tag.type)
             }
-            AssemblyTag.applying(AssemblyTag.nested(Swift.type(of: assembly))) {
+            AssemblyTag.applying(tag) {
                 assembly.assemble(into: self)
             }
         }

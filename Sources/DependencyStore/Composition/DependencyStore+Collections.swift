@@ -38,7 +38,7 @@ extension DependencyStore {
     ) -> RegistrationEntry<T> {
         addContribution(
             Registration(
-                name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line), arguments: nil,
+                name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line),
                 role: .contribution, build: { _, _ in element() }))
     }
 
@@ -70,7 +70,7 @@ extension DependencyStore {
     ) -> RegistrationEntry<T> {
         addContribution(
             Registration(
-                name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line), arguments: nil,
+                name: name, scope: scope, location: SourceLocation(fileID: fileID, line: line),
                 role: .contribution, build: { store, _ in factory(store) }))
     }
 
@@ -95,7 +95,7 @@ extension DependencyStore {
     ///   - line: The caller's line, for diagnostics. Leave the default.
     /// - Returns: The elements, each built (or kept) as its scope says.
     public func resolveAll<T>(_ type: T.Type = T.self, fileID: StaticString = #fileID, line: UInt = #line) -> [T] {
-        resolveContributions(of: type, requester: .call(SourceLocation(fileID: fileID, line: line)))?.map(\.value) ?? []
+        [T].assemble(in: self, requester: .call(SourceLocation(fileID: fileID, line: line))) ?? []
     }
 
     // MARK: - Internals
@@ -129,13 +129,9 @@ extension DependencyStore {
         return RegistrationEntry(registration: contribution, store: self)
     }
 
-    /// The elements of the collection of `type` as this store sees them, each with the store
-    /// that holds it: ancestors' first, an element named as an ancestor's taking its place.
-    func contributions(of type: Any.Type) -> [(registration: AnyRegistration, owner: DependencyStore)] {
-        contributions(ofKey: ObjectIdentifier(type))
-    }
-
-    /// The same, by `ObjectIdentifier` of the element type.
+    /// The elements of the collection of the type `key` identifies as this store sees them, each
+    /// with the store that holds it: ancestors' first, an element named as an ancestor's taking
+    /// its place.
     func contributions(ofKey key: ObjectIdentifier) -> [(registration: AnyRegistration, owner: DependencyStore)] {
         var elements: [(registration: AnyRegistration, owner: DependencyStore)] = []
         for store in sequence(first: self, next: \.parent).reversed() {
@@ -150,43 +146,38 @@ extension DependencyStore {
         return elements
     }
 
-    /// Builds every element of the collection of `type` (or only the named ones), with its name;
-    /// `nil` when there is none to build.
+    /// Builds `elements` of the collection of `type`, each with its name; `nil` when there is none
+    /// to build.
     func resolveContributions<T>(
-        of type: T.Type,
-        namedOnly: Bool = false,
-        requester: Requester
+        _ elements: [(registration: AnyRegistration, owner: DependencyStore)], as type: T.Type, requester: Requester
     ) -> [(name: String?, value: T)]? {
-        let elements = contributions(of: type).filter { !namedOnly || $0.registration.name != nil }
         guard !elements.isEmpty else { return nil }
         let observed = isObserved
         // One resolve of the collection: the elements share their `.graph` dependencies.
         return ResolutionStack.current.sharingOneGraph {
-            var values: [(name: String?, value: T)] = []
-            for (registration, owner) in elements {
-                // Removed or replaced since it was listed: as if the collection had been read after.
-                guard let found = found(element: registration, of: owner) else { continue }
-                do throws(ResolutionError) {
-                    values.append(
-                        (
-                            registration.name,
-                            try resolve(found, as: type, observed: observed, requester: requester)
-                        ))
-                } catch {
-                    fail(error, resolving: type, name: registration.name, at: requester)
+            // Removed or replaced since it was listed: as if the collection had been read after.
+            elements.compactMap { registration, owner in
+                found(element: registration, of: owner).map { found in
+                    (registration.name, resolveTrapping(found, as: type, observed: observed, requester: requester))
                 }
             }
-            return values
         }
     }
 
     /// Resolves one element, as `verify()` builds it.
     func resolveContribution<T>(_ registration: Registration<T>, requester: Requester) -> T? {
-        guard let found = found(element: registration, of: self) else { return nil }
+        found(element: registration, of: self).map { found in
+            resolveTrapping(found, as: T.self, observed: isObserved, requester: requester)
+        }
+    }
+
+    /// Resolves `found`, which no lookup by type and name finds (an element, or an alternative
+    /// that `verify()` builds on its own); a failure traps, as a resolve's does.
+    func resolveTrapping<T>(_ found: Found, as type: T.Type, observed: Bool, requester: Requester) -> T {
         do {
-            return try resolve(found, as: T.self, observed: isObserved, requester: requester)
+            return try resolve(found, as: type, observed: observed, requester: requester)
         } catch {
-            fail(error, resolving: T.self, name: registration.name, at: requester)
+            fail(error, resolving: type, name: found.registration.name, at: requester)
         }
     }
 
@@ -220,22 +211,30 @@ protocol ContributedCollection {
     static var elementType: Any.Type { get }
     /// Whether it holds the named elements only: a dictionary keyed by name.
     static var holdsOnlyNamedElements: Bool { get }
-    /// Whether `store` sees any element of the collection.
-    static func hasElements(in store: DependencyStore) -> Bool
     /// The collection, or `nil` when nothing was contributed to it.
     static func assemble(in store: DependencyStore, requester: Requester) -> Self?
+}
+
+extension ContributedCollection {
+    /// The elements of the collection that `store` sees, each with the store that holds it.
+    static func elements(in store: DependencyStore) -> [(registration: AnyRegistration, owner: DependencyStore)] {
+        store.contributions(ofKey: ObjectIdentifier(elementType)).filter {
+            !holdsOnlyNamedElements || $0.registration.name != nil
+        }
+    }
+
+    /// Whether `store` sees any element of the collection.
+    static func hasElements(in store: DependencyStore) -> Bool {
+        !elements(in: store).isEmpty
+    }
 }
 
 extension Array: ContributedCollection {
     static var elementType: Any.Type { Element.self }
     static var holdsOnlyNamedElements: Bool { false }
 
-    static func hasElements(in store: DependencyStore) -> Bool {
-        !store.contributions(of: Element.self).isEmpty
-    }
-
     static func assemble(in store: DependencyStore, requester: Requester) -> [Element]? {
-        store.resolveContributions(of: Element.self, requester: requester)?.map(\.value)
+        store.resolveContributions(elements(in: store), as: Element.self, requester: requester)?.map(\.value)
     }
 }
 
@@ -243,12 +242,8 @@ extension Dictionary: ContributedCollection where Key == String {
     static var elementType: Any.Type { Value.self }
     static var holdsOnlyNamedElements: Bool { true }
 
-    static func hasElements(in store: DependencyStore) -> Bool {
-        store.contributions(of: Value.self).contains { $0.registration.name != nil }
-    }
-
     static func assemble(in store: DependencyStore, requester: Requester) -> [String: Value]? {
-        store.resolveContributions(of: Value.self, namedOnly: true, requester: requester).map { elements in
+        store.resolveContributions(elements(in: store), as: Value.self, requester: requester).map { elements in
             Dictionary(elements.map { ($0.name!, $0.value) }, uniquingKeysWith: { _, last in last })
         }
     }

@@ -43,7 +43,6 @@ extension DependencyStore {
                 name: name,
                 scope: .unique,
                 location: location,
-                arguments: nil,
                 role: .forward(to: target, name: targetName),
                 build: { store, _ in
                     let instance = store.resolve(

@@ -57,17 +57,13 @@ extension DependencyStore {
     /// The types declared provided per request in this store and its parents, the nearest
     /// store's first declaration of each type and name winning.
     func perRequestDeclarations() -> [TypeAndName: PerRequestDeclaration] {
-        var found: [TypeAndName: PerRequestDeclaration] = [:]
-        for store in sequence(first: self, next: \.parent) {
-            let requirements = store.registry.withLock { $0.requirements }
-            for requirement in requirements where requirement.provision == .perRequest {
+        let declarations = sequence(first: self, next: \.parent).flatMap { store in
+            store.registry.withLock { $0.requirements }.filter { $0.provision == .perRequest }.map { requirement in
                 let key = TypeAndName(type: ObjectIdentifier(requirement.type), name: requirement.name)
-                if found[key] == nil {
-                    found[key] = PerRequestDeclaration(requirement: requirement, store: store)
-                }
+                return (key, PerRequestDeclaration(requirement: requirement, store: store))
             }
         }
-        return found
+        return Dictionary(declarations, uniquingKeysWith: { first, _ in first })
     }
 }
 

@@ -35,7 +35,7 @@ class ContextChoices: @unchecked Sendable {
         self.origin = origin
         self.verified = verified
         precedence = alternatives.indices.sorted {
-            (alternatives[$0].context.rank, $0) < (alternatives[$1].context.rank, $1)
+            (alternatives[$0].context.kind.rawValue, $0) < (alternatives[$1].context.kind.rawValue, $1)
         }
     }
 

@@ -31,9 +31,9 @@ import Musl
 /// Tests set the contexts in force for the code they run with ``withActive(_:operation:)``, which
 /// replaces detection for that task, without relaunching.
 public struct DependencyContext: Hashable {
-    /// Which context: the argument's text for ``argument(_:)``.
-    enum Kind: Hashable {
-        case argument(String)
+    /// Which context, in the precedence of alternatives, lowest first (its raw value).
+    enum Kind: Int {
+        case argument
         case preview
         case test
         case simulator
@@ -42,6 +42,8 @@ public struct DependencyContext: Hashable {
     }
 
     let kind: Kind
+    /// The argument's text, for ``argument(_:)``; `nil` for the others.
+    var argument: String?
 
     /// Under unit tests: XCTest or Swift Testing, run by Xcode or `swift test`.
     public static let test = Self(kind: .test)
@@ -63,21 +65,9 @@ public struct DependencyContext: Hashable {
     /// - Parameter argument: The launch argument, exactly as passed: `"-mock-network"`.
     /// - Returns: The context.
     public static func argument(_ argument: String) -> Self {
-        Self(kind: .argument(argument))
+        Self(kind: .argument, argument: argument)
     }
 
-    /// Where it comes in the precedence of alternatives, lowest first: argument, preview, test,
-    /// simulator, device, debug.
-    var rank: Int {
-        switch kind {
-        case .argument: 0
-        case .preview: 1
-        case .test: 2
-        case .simulator: 3
-        case .device: 4
-        case .debug: 5
-        }
-    }
 }
 
 extension DependencyContext {
@@ -177,19 +167,11 @@ extension DependencyContext {
 extension DependencyContext: CustomStringConvertible {
     /// As you write it: `.test`, `.argument("-mock-network")`.
     public var description: String {
-        switch kind {
-        case .argument(let argument): ".argument(\"\(argument)\")"
-        case .preview: ".preview"
-        case .test: ".test"
-        case .simulator: ".simulator"
-        case .device: ".device"
-        case .debug: ".debug"
-        }
+        argument.map { ".argument(\"\($0)\")" } ?? ".\(kind)"
     }
 }
 
 extension DependencyContext: Sendable {}
-extension DependencyContext.Kind: Sendable {}
 
 /// The contexts the process runs in, detected once, on first use (a `static let` is initialised
 /// lazily, once, thread-safely).

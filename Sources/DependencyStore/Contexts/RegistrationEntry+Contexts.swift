@@ -105,12 +105,10 @@ extension DependencyStore {
         _ factory: @escaping (DependencyStore) -> T
     ) -> RegistrationEntry<T> {
         let calledAt = SourceLocation(fileID: fileID, line: line)
-        let call = "on(\(context), for: \(Diagnostics.shortName(of: type)).self\(Self.nameArgument(name)))"
-        let registration = ownRegistrationToChange(
-            type, name: name, call: call, calledAt: calledAt, fileID: fileID, line: line)
-        let changed = changeAlternatives(
-            of: registration, .set(context, at: calledAt, build: { store, _ in factory(store) }), call: call,
-            byType: true, calledAt: calledAt, fileID: fileID, line: line)
+        let changed = changeOwnAlternatives(
+            of: type, name: name, .set(context, at: calledAt, build: { store, _ in factory(store) }),
+            call: "on(\(context), for: \(Diagnostics.shortName(of: type)).self\(Self.nameArgument(name)))",
+            calledAt: calledAt, fileID: fileID, line: line)
         return RegistrationEntry(registration: changed.now, store: self)
     }
 
@@ -149,15 +147,12 @@ extension DependencyStore {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> [DependencyContext] {
-        let calledAt = SourceLocation(fileID: fileID, line: line)
         let call =
             "removeAlternatives(of: \(Diagnostics.shortName(of: type)).self\(Self.nameArgument(name))"
             + (context.map { ", for: \($0))" } ?? ")")
-        let registration = ownRegistrationToChange(
-            type, name: name, call: call, calledAt: calledAt, fileID: fileID, line: line)
-        return changeAlternatives(
-            of: registration, .remove(context), call: call, byType: true, calledAt: calledAt, fileID: fileID,
-            line: line
+        return changeOwnAlternatives(
+            of: type, name: name, .remove(context), call: call, calledAt: SourceLocation(fileID: fileID, line: line),
+            fileID: fileID, line: line
         ).removed
     }
 
@@ -183,13 +178,16 @@ extension DependencyStore {
         name.map { ", name: \"\($0)\"" } ?? ""
     }
 
-    /// This store's own registration of `type` and `name`, for `call` to change its
-    /// alternatives; traps, naming the type and the fix, when it has none.
-    private func ownRegistrationToChange<T>(
-        _ type: T.Type, name: String?, call: String, calledAt: SourceLocation, fileID: StaticString, line: UInt
-    ) -> Registration<T> {
+    /// Changes by `change` the alternatives of this store's own registration of `type` and
+    /// `name`, for `call`, made by type (see `changeAlternatives`); traps, naming the type and the
+    /// fix, when this store has no such registration.
+    private func changeOwnAlternatives<T>(
+        of type: T.Type, name: String?, _ change: AlternativeChange<T>, call: String, calledAt: SourceLocation,
+        fileID: StaticString, line: UInt
+    ) -> (now: Registration<T>, removed: [DependencyContext]) {
         if let registration = registry.withLock({ $0[ObjectIdentifier(type), name] }) as? Registration<T> {
-            return registration
+            return changeAlternatives(
+                of: registration, change, call: call, byType: true, calledAt: calledAt, fileID: fileID, line: line)
         }
         let registered = sequence(first: self, next: \.parent).flatMap { $0.registry.withLock { $0.all } }
         let owner = sequence(first: self, next: \.parent).dropFirst().first {
@@ -258,19 +256,16 @@ extension DependencyStore {
                 ?? ContextFactories(defaultBuild: current.build, alternatives: [], builds: [], origin: current)
             // Nothing to remove from a registration with none: nothing changes.
             if case .remove(nil) = change, choices.alternatives.isEmpty { return (current, []) }
-            let changed: ContextFactories<T>
-            let cause: String
-            switch change {
-            case .set(let context, let location, let build):
-                changed = choices.setting(context, at: location, build: build)
-                cause = "an alternative (on(\(context)))"
-            case .remove(let context):
-                changed = choices.removing(context)
-                cause = call
-            }
+            let (changed, cause) =
+                switch change {
+                case .set(let context, let location, let build):
+                    (choices.setting(context, at: location, build: build), "an alternative (on(\(context)))")
+                case .remove(let context): (choices.removing(context), call)
+                }
             let replacement = Registration(
-                current, choices: changed, build: changed.alternatives.isEmpty ? changed.defaultBuild : changed.selector
-            )
+                current, role: .contextual(changed),
+                build: changed.alternatives.isEmpty ? changed.defaultBuild : changed.selector,
+                keptOptions: current.keptOptions)
             var discarded: [DiscardedInstance] = []
             let replaced = registry.withLock { registry in
                 // Another change may have come in between: then change what it put in place.
@@ -298,10 +293,6 @@ extension DependencyStore {
             ResolutionStack.recordLookupEpoch()
             return Found(registration: registration, slot: registration.slot, kept: registration.slot?.kept)
         }
-        do {
-            return try resolve(found, as: T.self, observed: false, requester: requester)
-        } catch {
-            fail(error, resolving: T.self, name: registration.name, at: requester)
-        }
+        return resolveTrapping(found, as: T.self, observed: false, requester: requester)
     }
 }

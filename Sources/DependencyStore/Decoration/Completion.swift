@@ -86,15 +86,16 @@ final class CompletionQueue {
     var completing: [ResolutionStack.GraphKey: Any] = [:]
     /// The entry whose steps are running.
     var running: Pending?
-    var isRunning = false
+
+    /// Whether completion steps are running on this thread.
+    var isRunning: Bool { running != nil }
 }
 
 extension ResolutionStack {
     func queueCompletion(
         of instance: Any, by registration: AnyRegistration, in store: DependencyStore, steps: [Decorator]
     ) {
-        let queue = completionQueue
-        queue.pending.append(
+        completionQueue.pending.append(
             CompletionQueue.Pending(
                 store: store, registration: registration, instance: instance, steps: steps,
                 chain: completionChain + registrations()))
@@ -122,17 +123,15 @@ extension ResolutionStack {
         // Every build of the resolve, whether or not its type has a step: a step may resolve any.
         queue.completing[GraphKey(store, registration)] = value
         if queue.depth == 0, !queue.isRunning {
-            if !queue.pending.isEmpty {
-                runCompletions(of: queue)
-            }
+            runCompletions(of: queue)
             queue.completing.removeAll()
         }
         leaveSharedGraph()
         return value
     }
 
+    /// Runs the steps queued, and those they queue, in order.
     private func runCompletions(of queue: CompletionQueue) {
-        queue.isRunning = true
         var index = 0
         while index < queue.pending.count {
             let entry = queue.pending[index]
@@ -143,9 +142,7 @@ extension ResolutionStack {
             }
         }
         queue.pending.removeAll()
-        queue.completing.removeAll()
         queue.running = nil
-        queue.isRunning = false
     }
 
     /// For a resolve made while a completion step runs: the instance of `registration` that the
@@ -155,7 +152,7 @@ extension ResolutionStack {
     func instanceBeingCompleted(
         _ registration: AnyRegistration, in store: DependencyStore, requester: Requester
     ) throws(ResolutionError) -> Any? {
-        guard let queue = completion, queue.isRunning, let running = queue.running else { return nil }
+        guard let queue = completion, let running = queue.running else { return nil }
         if case .forward = registration.role { return nil }
         if registration.lifetime == .unique {
             guard running.chain.contains(where: { $0 === registration }) else { return nil }

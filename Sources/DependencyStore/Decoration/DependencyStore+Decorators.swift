@@ -79,22 +79,19 @@ extension DependencyStore {
         at location: SourceLocation,
         completes: Bool = false
     ) {
-        var entry = Decorator(
+        let entry = Decorator(
             target: target, type: T.self, location: location, assembly: AssemblyTag.current,
-            apply: { store, value in decorator(store, value as! T) })
-        entry.completes = completes
+            apply: { store, value in decorator(store, value as! T) }, completes: completes)
         let added: Bool = registry.withLock { registry in
             core.stopsSharing(&registry)
-            var entries = registry.decorators[ObjectIdentifier(T.self)] ?? []
+            let key = ObjectIdentifier(T.self)
             // The same call of an assembly applied again replaces its decorator rather than
             // wrapping every instance twice, as a registration made again replaces itself.
-            if let index = entries.firstIndex(where: { entry.replaces($0) }) {
-                entries[index] = entry
-                registry.decorators[ObjectIdentifier(T.self)] = entries
+            if let index = registry.decorators[key]?.firstIndex(where: entry.replaces) {
+                registry.decorators[key]![index] = entry
                 return false
             }
-            entries.append(entry)
-            registry.decorators[ObjectIdentifier(T.self)] = entries
+            registry.decorators[key, default: []].append(entry)
             return true
         }
         if added {
@@ -131,12 +128,10 @@ extension DependencyStore {
             defer { stack.decorators.removeLast() }
             value = decorator.apply(self, value) as! T
         }
-        if !steps.isEmpty {
-            if deferringCompletions {
-                stack.queueCompletion(of: value, by: registration, in: self, steps: steps)
-            } else {
-                for step in steps { _ = step.apply(self, value) }
-            }
+        if !steps.isEmpty, deferringCompletions {
+            stack.queueCompletion(of: value, by: registration, in: self, steps: steps)
+        } else {
+            for step in steps { _ = step.apply(self, value) }
         }
         return value
     }

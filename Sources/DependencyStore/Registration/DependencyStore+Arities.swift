@@ -39,7 +39,7 @@ extension GivenArguments {
     /// The arguments of one resolve: `values` is the tuple of them, or the single value, and its
     /// static type is what the wrong-arguments diagnostic shows as given.
     static func of<V>(_ values: V, count: Int) -> Self {
-        .some(values: values, types: V.self, count: count)
+        .some(Values(values: values, types: V.self, count: count))
     }
 }
 

@@ -49,7 +49,6 @@ extension DependencyStore {
                 name: name,
                 scope: scope,
                 location: SourceLocation(fileID: fileID, line: line),
-                arguments: nil,
                 isolation: .mainActor,
                 // Called only on the main thread: checkSynchronousResolve refuses every other.
                 build: { store, _ in MainActor.assumeIsolated { factory(store) } },
@@ -105,7 +104,6 @@ extension DependencyStore {
                 name: name,
                 scope: scope,
                 location: SourceLocation(fileID: fileID, line: line),
-                arguments: nil,
                 isolation: .async,
                 build: { _, _ in preconditionFailure("DependencyStore: an async factory was called synchronously") },
                 buildAsync: { store, _ in

@@ -206,7 +206,6 @@ extension DependencyStore {
                 name: name,
                 scope: scope,
                 location: SourceLocation(fileID: fileID, line: line),
-                arguments: nil,
                 build: { _, _ in dependency() }
             ))
     }
@@ -221,20 +220,21 @@ extension DependencyStore {
         insert(kind.init(providing: value, name: name, location: location))
     }
 
-    /// Puts `value` into the registry as a provided value without a registration (in a room of
-    /// the core, or a box: see `ProvidedValueRoom` and `ProvidedValue`; not while an assembly is
-    /// applied, which the registration records), unless something is registered or provided for
-    /// `T` already; then it returns `false`, and the caller inserts a registration, which replaces
-    /// that one as any registration does (recording the override, closing what it kept).
+    /// Puts `value` into the registry as a provided value without a registration, in a box (see
+    /// `ProvidedValue`; not while an assembly is applied, which the registration records), unless
+    /// something is registered or provided for `T` already; then it returns `false`, and the
+    /// caller inserts a registration, which replaces that one as any registration does (recording
+    /// the override, closing what it kept). `provide` has put in a room of the core what fits one
+    /// that is free (`reserveRoom`).
     private func insertProvided<T>(_ value: T, at location: SourceLocation) -> Bool {
         let key = ObjectIdentifier(T.self)
-        // A value too wide for a room is boxed before the lock is taken.
-        let box = ProvidedValueRoom.fits(T.self) ? nil : ProvidedValue.make(value, location: location)
+        // Boxed before the lock is taken.
+        let box = ProvidedValue.make(value, location: location)
         let shadowing: Bool? = registry.withLock { registry in
             guard registry.hasNothingUnnamed(for: key) else { return nil }
             // What this store registers is about to change: the sharing rule's check first.
             core.checkShadowingIfStale(&registry)
-            registry.providedValues.add(value, at: location, box: box)
+            registry.providedValues.add(box, for: key)
             return noteAdded(key, name: nil, replacing: false, in: &registry)
         }
         guard let shadowing else { return false }
@@ -246,7 +246,7 @@ extension DependencyStore {
     /// at `fileID` and `line`, and returns where the value goes, with the store's lock left held:
     /// the caller copies the value there (a copy runs no user code, only retains), then calls
     /// `fillReservedRoom(_:for:)`, which releases the lock. What `provide` does with a value
-    /// that fits a room, as `insertProvided` does. `nil`, with no lock held, when the value takes
+    /// that fits a room, where `insertProvided` boxes one. `nil`, with no lock held, when the value takes
     /// the general path instead: something is registered or provided for `type` already (the
     /// value replaces it), an assembly is being applied (which the registration records), or no
     /// room is free (the value is boxed).
@@ -296,7 +296,6 @@ extension DependencyStore {
                 name: name,
                 scope: scope,
                 location: SourceLocation(fileID: fileID, line: line),
-                arguments: nil,
                 build: { store, _ in factory(store) }
             ))
     }

@@ -20,10 +20,6 @@ enum GivenArguments {
         }
     }
 
-    static func some(values: Any, types: Any.Type, count: Int) -> Self {
-        .some(Values(values: values, types: types, count: count))
-    }
-
     /// The values of a resolve that passed arguments; only a factory that takes them asks.
     var values: Any {
         guard case .some(let given) = self else {

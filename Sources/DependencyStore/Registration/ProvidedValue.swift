@@ -50,12 +50,11 @@ final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
 
     /// The registration `provide` makes for this value: what takes the box's place in the registry.
     func registration() -> AnyRegistration {
-        let header = self.header
-        return makeRegistration(header.valueType, header: header)
+        makeRegistration(header.valueType)
     }
 
     /// `registration()`, with the value's type opened.
-    private func makeRegistration<T>(_ type: T.Type, header: Header) -> AnyRegistration {
+    private func makeRegistration<T>(_ type: T.Type) -> AnyRegistration {
         Registration<T>(providing: value(as: T.self), name: nil, location: header.location, assembly: nil)
     }
 
@@ -108,7 +107,7 @@ struct ProvidedValueRoom {
 
     /// Binds the records of the `count` rooms from `rooms` on, when the core is made. The words
     /// were made as zeroed integers: a record of zeros is a free room (key 0), whose location is
-    /// read only once `Room.place` has set it. Both types are trivial, so the bits stay as they are.
+    /// read only once `ProvidedValues.reserveRoom` has set it. Both types are trivial, so the bits stay as they are.
     static func bindRooms(at rooms: UnsafeMutablePointer<Int>) {
         for index in 0..<count {
             _ = (Room(rooms, at: index).valueAddress + valueBytes).bindMemory(to: ProvidedValueRoom.self, capacity: 1)
@@ -144,12 +143,6 @@ struct Room {
     var record: UnsafeMutablePointer<ProvidedValueRoom> {
         (UnsafeMutableRawPointer(words) + ProvidedValueRoom.valueBytes).assumingMemoryBound(
             to: ProvidedValueRoom.self)
-    }
-
-    /// Places `value`, provided for `T`, in this room, reserved for it (`ProvidedValues.reserveRoom`).
-    @inline(__always)
-    func place<T>(_ value: T) {
-        valueAddress.bindMemory(to: T.self, capacity: 1).initialize(to: value)
     }
 
     /// Moves the value out into the registration `provide` would have made for it, and frees the
@@ -244,23 +237,15 @@ struct ProvidedValues {
         room(of: key) != nil || boxes.contains(key)
     }
 
-    /// Adds `value`, provided for `T` at `location`, in a free room if it fits one, or in `box`,
-    /// which the caller made outside the lock for a value that fits no room, or now. Nothing may
-    /// be provided for `T` yet.
-    @inline(__always)
-    mutating func add<T>(_ value: T, at location: SourceLocation, box: ProvidedValue?) {
-        if box == nil, let room = reserveRoom(at: location, destruction: .of(T.self)) {
-            // Copied in under the lock: a copy runs no user code, only retains.
-            room.place(value)
-            fill(room, for: ObjectIdentifier(T.self))
-            return
-        }
-        boxes[ObjectIdentifier(T.self)] = box ?? ProvidedValue.make(value, location: location)
+    /// Adds `box`, the value provided for `key`, which takes no room. Nothing may be provided for
+    /// `key` yet.
+    mutating func add(_ box: ProvidedValue, for key: ObjectIdentifier) {
+        boxes[key] = box
     }
 
     /// A free room, which from now on says it holds a value provided at `location`, destroyed by
-    /// `destruction`, or `nil` when none is free. The caller places the value there
-    /// (`Room.place`), then calls `fill`, under the same hold of the store's lock.
+    /// `destruction`, or `nil` when none is free. The caller places the value there (at
+    /// `Room.valueAddress`), then calls `fill`, under the same hold of the store's lock.
     @inline(__always)
     func reserveRoom(at location: SourceLocation, destruction: ValueDestruction) -> Room? {
         guard roomsInUse < ProvidedValueRoom.count, let room = firstRoom({ !$0.isInUse }) else { return nil }

@@ -69,17 +69,11 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
         self.inheritedFrom = inheritedFrom
         contexts = registration.role.contextChoices?.alternatives.map(\.context) ?? []
         contextInForce = registration.role.contextChoices?.contextInForce
-        switch registration.role {
-        case .registration, .contextual:
-            isContribution = false
+        isContribution = registration.role.isContribution
+        if case .forward(let target, let targetName) = registration.role {
+            forwardsTo = Tracing.label(of: target, name: targetName)
+        } else {
             forwardsTo = nil
-        case .contribution:
-            isContribution = true
-            forwardsTo = nil
-        case .forward(let target, let targetName):
-            isContribution = false
-            let short = Diagnostics.shortName(of: target)
-            forwardsTo = targetName.map { "\(short) (named \"\($0)\")" } ?? short
         }
         assembly = registration.assembly?.name
         isProvidedValue = registration.isProvided

@@ -138,27 +138,6 @@ class AnyRegistration {
         slot = lifetime.keepsInstances ? InstanceSlot() : nil
     }
 
-    /// A provided value's registration for `type` (see `Registration.init(providing:name:location:)`):
-    /// every field set as `init` sets it for `.unique`, no arguments, no isolation and the plain
-    /// role, without the switches and checks `init` makes on what it is given. A store per request
-    /// makes two of these per request.
-    init(providedType type: Any.Type, name: String?, location: SourceLocation, assembly: AssemblyTag?) {
-        self.type = type
-        self.name = name
-        scope = .unique
-        lifetime = .unique
-        self.location = location
-        argumentTypes = nil
-        acceptsArguments = nil
-        slot = nil
-        isolation = .none
-        isPlain = true
-        isForward = false
-        role = .registration
-        self.assembly = assembly
-        isProvided = true
-    }
-
     /// How to close `kept`, an instance this registration built that a slot kept and has just let
     /// go of; `nil` when nothing closes it. `Registration<T>` answers.
     func closeAction(for kept: AnyObject) -> CloseAction? {
@@ -209,21 +188,19 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         name: String?,
         scope: Scope,
         location: SourceLocation,
-        arguments: (types: [Any.Type], accept: (Any) -> Bool)?,
+        arguments: (types: [Any.Type], accept: (Any) -> Bool)? = nil,
         isolation: Isolation = .none,
         role: Role = .registration,
         assembly: AssemblyTag? = AssemblyTag.current,
         build: @escaping (DependencyStore, GivenArguments) -> T,
         buildAsync: (@Sendable (DependencyStore, Requester) async throws -> T)? = nil,
-        closeHook: CloseHook<T>? = nil,
         isProvided: Bool = false
     ) {
         self.build = build
         self.buildAsync = buildAsync
         switch scope.kind {
         case .singleton, .custom:
-            keptOptions = Lock(
-                KeptOptions(close: closeHook, mayBeNil: T.self is any OptionalProtocol.Type))
+            keptOptions = Lock(KeptOptions(close: nil, mayBeNil: T.self is any OptionalProtocol.Type))
         case .unique, .graph, .weak: keptOptions = nil
         }
         super.init(
@@ -241,29 +218,28 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
     }
 
     /// The registration of a provided `value` (`provide(_:for:)`): its `build` hands the value out.
-    /// The same as `init(name:scope:location:arguments:build:isProvided:)` with `.unique` and
-    /// `isProvided`, made on a path of its own (see `AnyRegistration.init(providedType:)`).
-    init(
+    convenience init(
         providing value: T, name: String?, location: SourceLocation, assembly: AssemblyTag? = AssemblyTag.current
     ) {
         // The value lives in this closure's context: one allocation besides the registration's.
-        build = { _, _ in value }
-        buildAsync = nil
-        keptOptions = nil
-        super.init(providedType: T.self, name: name, location: location, assembly: assembly)
+        self.init(
+            name: name, scope: .unique, location: location, assembly: assembly,
+            build: { _, _ in value }, isProvided: true)
     }
 
-    /// The same registration with alternatives `choices` and `build`, sharing what its entry's
-    /// modifiers said (`keptOptions`: `closing { }`, the caching ones; unless given its own) and
-    /// made with a slot of its own: what `on(_:_:)` puts
-    /// in its place, and the copies `verify()` builds alternatives in.
+    /// A copy of `base` with `role` and `build` and the options `keptOptions` (`closing { }`, the
+    /// caching ones), made with a slot of its own: what `on(_:_:)` puts in `base`'s place, sharing
+    /// its options, and the copies `verify()` builds in. Only a plain copy of a provided value's
+    /// registration `isProvided`: a provided value with alternatives is a registration that
+    /// chooses, which a lookup must not hand out as the value it was (that builds with no store of
+    /// its own).
     init(
-        _ base: Registration<T>, choices: ContextFactories<T>, build: @escaping (DependencyStore, GivenArguments) -> T,
-        keptOptions: Lock<KeptOptions<T>>?? = nil
+        _ base: Registration<T>, role: Role, build: @escaping (DependencyStore, GivenArguments) -> T,
+        keptOptions: Lock<KeptOptions<T>>?, isProvided: Bool = false
     ) {
         self.build = build
         buildAsync = base.buildAsync
-        self.keptOptions = keptOptions ?? base.keptOptions
+        self.keptOptions = keptOptions
         super.init(
             type: T.self,
             name: base.name,
@@ -272,44 +248,26 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
             argumentTypes: base.argumentTypes,
             acceptsArguments: base.acceptsArguments,
             isolation: base.isolation,
-            role: .contextual(choices),
+            role: role,
             assembly: base.assembly,
-            // A provided value with alternatives is a registration that chooses: a lookup must
-            // not hand it out as the value it was (which builds with no store of its own).
-            isProvided: false
+            isProvided: isProvided
         )
     }
 
     func copyForVerification() -> AnyRegistration {
-        if case .contextual(let choices) = role {
-            // The alternative in force for the caller of `verify()` (its workers' threads see no
-            // `withActive`): what the copy's lookups find. `alternativesForVerification` adds the
-            // others. The copy's options are its own: how it closes and caches, as this one does.
-            let factories = choices as! ContextFactories<T>
-            let inForce = factories.chosen(in: DependencyContext.active)
-            return Registration(
-                self, choices: factories.verifying(inForce, isInForce: true), build: factories.build(inForce),
-                keptOptions: .some(keptOptions.map { Lock($0.withLock { $0 }) }))
+        // The copy's options are its own: it closes and caches as this one does.
+        let options = keptOptions.map { Lock($0.withLock { $0 }) }
+        guard case .contextual(let choices) = role else {
+            return Registration(self, role: role, build: build, keptOptions: options, isProvided: isProvided)
         }
-        let copy = Registration(
-            name: name,
-            scope: scope,
-            location: location,
-            arguments: argumentTypes.map { ($0, acceptsArguments!) },
-            isolation: isolation,
-            role: role,
-            assembly: assembly,
-            build: build,
-            buildAsync: buildAsync,
-            closeHook: keptOptions?.withLock { $0.close },
-            isProvided: isProvided
-        )
-        // Set here rather than passed in: `init` is on the path of every registration, a store per
-        // request's included, and an argument more costs each of them.
-        if let caching = keptOptions?.withLock({ $0.caching }) {
-            copy.keptOptions?.withLock { $0.caching = caching }
-        }
-        return copy
+        // The alternative in force for the caller of `verify()` (its workers' threads see no
+        // `withActive`): what the copy's lookups find. `alternativesForVerification` adds the
+        // others.
+        let factories = choices as! ContextFactories<T>
+        let inForce = factories.chosen(in: DependencyContext.active)
+        return Registration(
+            self, role: .contextual(factories.verifying(inForce, isInForce: true)), build: factories.build(inForce),
+            keptOptions: options)
     }
 
     func alternativesForVerification() -> [AnyRegistration] {
@@ -320,7 +278,8 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         let others = ([nil] + factories.alternatives.indices.map { $0 }).filter { $0 != verified.alternative }
         return others.map { alternative in
             Registration(
-                self, choices: factories.verifying(alternative, isInForce: false), build: factories.build(alternative))
+                self, role: .contextual(factories.verifying(alternative, isInForce: false)),
+                build: factories.build(alternative), keptOptions: keptOptions)
         }
     }
 

@@ -373,7 +373,7 @@ extension DependencyStore {
         fatalError(error.description, file: requester.location.fileID, line: requester.location.line)
     }
 
-    /// What a thread does that may not wait at a gate (see `Gate.enter`): trap with the
+    /// What a thread does that may not wait at a gate (see `RawGate.enter`): trap with the
     /// cross-thread cycle, or, on a verification worker held up by a stopped one, report that.
     static func refused(_ refusal: Gate.Refusal, resolving type: Any.Type, name: String?, at requester: Requester)
         -> Never

@@ -218,9 +218,7 @@ final class Verifier {
             if let target = store.ownRegistration(for: ObjectIdentifier(type), name: name) {
                 [target]
             } else if name == nil, let collection = type as? any ContributedCollection.Type {
-                store.contributions(of: collection.elementType).map(\.registration).filter {
-                    !collection.holdsOnlyNamedElements || $0.name != nil
-                }
+                collection.elements(in: store).map(\.registration)
             } else { [] }
         state.withLock { state in
             guard !state.finished else { return }
