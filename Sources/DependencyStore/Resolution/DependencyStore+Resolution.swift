@@ -541,32 +541,41 @@ extension DependencyStore {
         return AddressUnderLock(room.valueAddress)
     }
 
-    /// The address of what this store itself has for `key` (without a name or arguments), with
-    /// the store's lock left held for the caller to copy it and release it, when a resolve would
-    /// hand it out as it is: a value provided in a room (`Lookup.valueUnderLock`), or the
-    /// instance this store keeps for its own registration of a cached scope, built already, of a
-    /// registration without arguments or isolation, in a store without observers (`Lookup.kept`,
-    /// which the lock keeps in its slot meanwhile). `nil`, with the lock released, otherwise. What the first read of a property finds through a store that may
-    /// register `key` (its `keyFilter` says so; see `findForFirstRead`), without the generic
-    /// lookup (about 200 instructions a read); a type no room held takes the lock only when it is
-    /// registered here. Not generic.
+    /// What this store itself has for `key` (without a name or arguments), for a property's first
+    /// read (`findForFirstRead`), found without the generic lookup (about 200 instructions a read).
+    enum OwnValue {
+        /// The address of what a resolve would hand out as it is, with the store's lock left held
+        /// for the caller to copy it and release it: a value provided in a room
+        /// (`Lookup.valueUnderLock`), or the instance this store keeps for its own registration of
+        /// a cached scope, built already, of a registration without arguments or isolation, in a
+        /// store without observers (`Lookup.kept`, which the lock keeps in its slot meanwhile).
+        case held(AddressUnderLock)
+        /// Something this store registers or provides for `key`, which the resolve must build or
+        /// hand out itself. The lock is released.
+        case resolvedHere
+        /// Nothing this store registers or provides for `key` (the key filter's bit was another
+        /// type's, or a name's): the read goes on as for a type the store never registered. The
+        /// lock is released.
+        case absent
+    }
+
+    /// `OwnValue` of `key`, under this store's lock. Not generic.
     @inline(never)
-    func ownValueLeavingLockHeld(_ key: ObjectIdentifier) -> AddressUnderLock? {
-        guard verifier == nil else { return nil }
+    func ownValueLeavingLockHeld(_ key: ObjectIdentifier) -> OwnValue {
+        guard verifier == nil else { return .resolvedHere }
         let mayBeInRoom = core.mayHoldInRoom(key)
         return registry.withLockMaybeLeftHeld { registry, leaveHeld in
-            let found: AddressUnderLock?
             if let stored = registry.stored(key, nil) {
-                if registry.observers == nil, stored.isPlain, stored.lifetime == .cached, let kept = stored.slot?.box {
-                    found = AddressUnderLock(unsafeDowncast(kept, to: InstanceBox.self).valueAddress)
-                } else {
-                    found = nil
-                }
-            } else {
-                found = mayBeInRoom ? roomAddress(of: key, in: registry) : nil
+                guard registry.observers == nil, stored.isPlain, stored.lifetime == .cached, let kept = stored.slot?.box
+                else { return .resolvedHere }
+                leaveHeld = true
+                return .held(AddressUnderLock(unsafeDowncast(kept, to: InstanceBox.self).valueAddress))
             }
-            leaveHeld = found != nil
-            return found
+            if mayBeInRoom, let held = roomAddress(of: key, in: registry) {
+                leaveHeld = true
+                return .held(held)
+            }
+            return registry.providedValues.contains(key) ? .resolvedHere : .absent
         }
     }
 
@@ -593,7 +602,11 @@ extension DependencyStore {
         _ key: ObjectIdentifier, hazard: UnsafeMutablePointer<dependency_store_atomic_address>
     ) -> FirstRead? {
         if core.mayRegister(key) {
-            return ownValueLeavingLockHeld(key).map { FirstRead(found: UnsafeRawPointer($0.address), hazard: nil) }
+            switch ownValueLeavingLockHeld(key) {
+            case .held(let held): return FirstRead(found: UnsafeRawPointer(held.address), hazard: nil)
+            case .resolvedHere: return nil
+            case .absent: break
+            }
         }
         // A store without a parent pays this one test. The bit `mayRegister` read is this
         // store's own, set under its lock: a registration made before this read, on this thread or

@@ -217,8 +217,8 @@ func makeProcessCounter() -> UnsafeMutablePointer<dependency_store_atomic_word> 
 /// - a resolve that finds a value provided in a room (`DependencyStore.Lookup.valueUnderLock`),
 ///   released by `DependencyStore.handOut(_:as:)`;
 /// - a property's first read that finds a value or an instance of the store's own
-///   (`DependencyStore.ownValueLeavingLockHeld(_:)`), released by `handOut` or by
-///   `OnceStorage.finishFirstRead(_:publishing:)`;
+///   (`DependencyStore.ownValueLeavingLockHeld(_:)`, `OwnValue.held`), released by
+///   `DependencyStore.letGo(of:)`;
 /// - `provide` putting a value in a room (`DependencyStore.reserveRoom`), released by
 ///   `fillReservedRoom(_:for:)`.
 @frozen @usableFromInline
