@@ -250,14 +250,8 @@ extension Diagnosis {
             if case .alternatives(let parent?) = purpose {
                 lines.append("  '\(type)' is registered in \(parent), a parent of this store, and not in it")
             }
-            if !registeredNames.isEmpty {
-                let names = Set(registeredNames.map { $0.map { "\"\($0)\"" } ?? "no name" }).sorted()
-                lines.append("  '\(type)' is registered under: \(names.joined(separator: ", "))")
-            }
-            if !closeMatches.isEmpty {
-                lines.append("  Registered, and close to what was asked for:")
-                lines += closeMatches.map { "    - \(Self.sentence($0, requested: type, resetting: true))" }
-            }
+            lines += Self.registeredUnder(registeredNames, type: type)
+            lines += Self.closeMatchLines(closeMatches, requested: type, resetting: true)
             switch purpose {
             case .reset:
                 return lines + [
@@ -424,10 +418,7 @@ extension Diagnosis {
         }
         lines.append("  Store: \(describe(request.store))")
         lines += missing.searched.map { "  Searched next: \(describe($0))" }
-        if !missing.registeredNames.isEmpty {
-            let names = Set(missing.registeredNames.map { $0.map { "\"\($0)\"" } ?? "no name" }).sorted()
-            lines.append("  '\(shortName)' is registered under: \(names.joined(separator: ", "))")
-        }
+        lines += registeredUnder(missing.registeredNames, type: shortName)
         for note in missing.notes {
             switch note {
             case .removed(let registeredAt, let removedAt, let how, let store):
@@ -470,10 +461,7 @@ extension Diagnosis {
                     ] : ["  (an instance it keeps for every request, say) does not see what a store over it adds."]
             }
         }
-        if !missing.closeMatches.isEmpty {
-            lines.append("  Registered, and close to what was asked for:")
-            lines += missing.closeMatches.map { "    - \(sentence($0, requested: shortName))" }
-        }
+        lines += closeMatchLines(missing.closeMatches, requested: shortName)
         lines.append("")
 
         let implementation = implementationName(for: shortName)
@@ -552,27 +540,40 @@ extension Diagnosis {
         return lines
     }
 
-    /// One "close to what was asked for" line: the candidate, and what to do about it; for a
-    /// `reset(_:name:)` (`resetting`) rather than a resolve, what to reset instead.
-    private static func sentence(_ match: CloseMatch, requested: String, resetting: Bool = false) -> String {
-        let candidate = "'\(match.candidate)' (registered at \(match.registeredAt))"
-        return switch match.kind {
-        case .optionalRegistered:
-            "\(candidate) is registered: an Optional is a different type from what it wraps. "
-                + (resetting
-                    ? "Reset it as it was registered: reset(\(requested)?.self)."
-                    : "Register for '\(requested).self', or ask for the optional.")
-        case .sameShortName:
-            "\(candidate) has the same name but is a different type (another module or enclosing type). "
-                + "Check which module's '\(requested)' the registration and the \(resetting ? "reset refer to" : "request import")."
-        case .similarName where resetting:
-            "\(candidate) has a similar name. A reset finds only the exact type a registration was made for: "
-                + "reset(\(match.candidateShortName).self) if that is the one."
-        case .similarName:
-            "\(candidate) has a similar name. A registration is found only by the exact type "
-                + "it was registered for: if it conforms to '\(requested)', register it with "
-                + "'for: \(requested).self'."
-        }
+    /// `'Greeting' is registered under: "formal", no name`, when `names` has any.
+    private static func registeredUnder(_ names: some Collection<String?>, type: String) -> [String] {
+        guard !names.isEmpty else { return [] }
+        let names = Set(names.map { $0.map { "\"\($0)\"" } ?? "no name" }).sorted()
+        return ["  '\(type)' is registered under: \(names.joined(separator: ", "))"]
+    }
+
+    /// The "close to what was asked for" lines, when there are matches: for each, the candidate
+    /// and what to do about it; for a `reset(_:name:)` (`resetting`) rather than a resolve, what
+    /// to reset instead.
+    private static func closeMatchLines(_ matches: [CloseMatch], requested: String, resetting: Bool = false) -> [String]
+    {
+        guard !matches.isEmpty else { return [] }
+        return ["  Registered, and close to what was asked for:"]
+            + matches.map { match in
+                let candidate = "    - '\(match.candidate)' (registered at \(match.registeredAt))"
+                return switch match.kind {
+                case .optionalRegistered:
+                    "\(candidate) is registered: an Optional is a different type from what it wraps. "
+                        + (resetting
+                            ? "Reset it as it was registered: reset(\(requested)?.self)."
+                            : "Register for '\(requested).self', or ask for the optional.")
+                case .sameShortName:
+                    "\(candidate) has the same name but is a different type (another module or enclosing type). "
+                        + "Check which module's '\(requested)' the registration and the \(resetting ? "reset refer to" : "request import")."
+                case .similarName where resetting:
+                    "\(candidate) has a similar name. A reset finds only the exact type a registration was made for: "
+                        + "reset(\(match.candidateShortName).self) if that is the one."
+                case .similarName:
+                    "\(candidate) has a similar name. A registration is found only by the exact type "
+                        + "it was registered for: if it conforms to '\(requested)', register it with "
+                        + "'for: \(requested).self'."
+                }
+            }
     }
 
     /// How to fix a cycle, on one thread, across threads or across tasks.

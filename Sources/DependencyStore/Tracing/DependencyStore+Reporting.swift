@@ -106,24 +106,19 @@ extension DependencyStore {
         let buildAsync = registration.buildAsync!
         dependency_store_add(asyncFactoriesRunning, 1)
         defer { dependency_store_add(asyncFactoriesRunning, -1) }
-        guard timed else {
-            let value = try await AsyncResolution.$current.withValue(chain) {
-                decoratedIfAny(
+        let run = {
+            try await AsyncResolution.$current.withValue(chain) {
+                self.decoratedIfAny(
                     try await buildAsync(self, requester), of: registration, deferringCompletions: false)
             }
-            return (value, nil)
         }
+        guard timed else { return (try await run(), nil) }
         let clock = Tracing.clock
         let outer = NestedTime.current
         let nested = NestedTime()
         let start = clock.now()
         do {
-            let value = try await NestedTime.$current.withValue(nested) {
-                try await AsyncResolution.$current.withValue(chain) {
-                    decoratedIfAny(
-                        try await buildAsync(self, requester), of: registration, deferringCompletions: false)
-                }
-            }
+            let value = try await NestedTime.$current.withValue(nested, operation: run)
             let nanoseconds = Tracing.elapsed(from: start, to: clock.now())
             outer?.add(nanoseconds)
             let own = nanoseconds - min(nested.nanoseconds, nanoseconds)

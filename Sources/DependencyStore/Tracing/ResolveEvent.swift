@@ -86,17 +86,12 @@ extension ResolveEvent: CustomStringConvertible {
     /// AppModel`, or `reused Database (.singleton) in the root store`; the chain, after `for`, only
     /// when there is one.
     public var description: String {
-        var text: String
-        if let build {
-            text =
-                "built \(Tracing.label(of: type, name: name, scope: scope)) in \(Tracing.milliseconds(build.nanoseconds)) ms, "
-                + "\(Tracing.milliseconds(build.ownNanoseconds)) ms own, in \(store)"
-        } else {
-            text = "reused \(Tracing.label(of: type, name: name, scope: scope)) in \(store)"
-        }
-        if !chain.isEmpty {
-            text += ", for " + chain.joined(separator: " > ")
-        }
-        return text
+        let label = Tracing.label(of: type, name: name, scope: scope)
+        let what =
+            build.map {
+                "built \(label) in \(Tracing.milliseconds($0.nanoseconds)) ms, \(Tracing.milliseconds($0.ownNanoseconds)) ms own,"
+            } ?? "reused \(label)"
+        let chain = self.chain
+        return "\(what) in \(store)" + (chain.isEmpty ? "" : ", for " + chain.joined(separator: " > "))
     }
 }

@@ -81,10 +81,7 @@ final class ThreadTrace {
 extension ResolutionStack {
     /// This thread's trace, made on first use.
     var tracing: ThreadTrace {
-        if let trace { return trace }
-        let trace = ThreadTrace()
-        self.trace = trace
-        return trace
+        withTracing { $0 }
     }
 
     /// Runs `body` with this thread's trace, made on first use, without retaining it: the stack

@@ -161,17 +161,12 @@ extension DependencyStore {
     ) -> [VerificationProblem] {
         let decorators = registry.withLock { $0.decorators }
         guard !decorators.isEmpty else { return [] }
-        var candidates: [ObjectIdentifier: [AnyRegistration]] = [:]
-        let collect = { (registry: inout StoreCore.Registry) in
-            for registration in registry.all {
-                candidates[ObjectIdentifier(registration.type), default: []].append(registration)
-            }
-            for (key, elements) in registry.contributions {
-                candidates[key, default: []] += elements
-            }
+        // An element's type is its collection's key.
+        var registered = copy.registry.withLock { $0.all + $0.allContributions }
+        core.forEachDescendant(includingSelf: false) { _, registry in
+            registered += registry.all + registry.allContributions
         }
-        copy.registry.withLock { collect(&$0) }
-        core.forEachDescendant(includingSelf: false) { _, registry in collect(&registry) }
+        let candidates = Dictionary(grouping: registered) { ObjectIdentifier($0.type) }
         var problems: [VerificationProblem] = []
         for (key, entries) in decorators.sorted(by: { $0.value[0].location.line < $1.value[0].location.line }) {
             let found = candidates[key] ?? []

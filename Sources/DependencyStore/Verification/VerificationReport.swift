@@ -262,21 +262,20 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     static func missing(_ path: [DependencyGraph.Node], lazyAt declaration: SourceLocation?) -> Self {
         let missing = path.last!
         let how = declaration.map { ", by the @Injected property at \($0)" } ?? ""
-        let chain = path.map(\.description).joined(separator: " -> ")
         return Self(
             kind: .missing,
             path: path,
-            description: "missing: \(chain) (not registered\(how)). Fix: register \(missing) in the store "
+            description: "missing: \(Self.chain(path)) (not registered\(how)). Fix: register \(missing) in the store "
                 + "(or a parent), or use resolveIfRegistered / @OptionalInjected where it may be absent."
         )
     }
 
     static func cycle(_ path: [DependencyGraph.Node]) -> Self {
-        let chain = path.map(\.description).joined(separator: " -> ")
-        return Self(
+        Self(
             kind: .cycle,
             path: path,
-            description: "cycle: \(chain). Fix: break the loop: let one side hold the other through @Injected "
+            description:
+                "cycle: \(Self.chain(path)). Fix: break the loop: let one side hold the other through @Injected "
                 + "(resolved on first use, after both exist), or move what both need into a third service."
         )
     }
@@ -284,16 +283,20 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     /// The problem in a few words, for the report of a build that needed what this one stopped:
     /// `missing: A -> B -> C`.
     var summary: String {
-        "\(kind): " + path.map(\.description).joined(separator: " -> ")
+        "\(kind): " + Self.chain(path)
+    }
+
+    /// `A -> B -> C`.
+    private static func chain(_ path: [DependencyGraph.Node]) -> String {
+        path.map(\.description).joined(separator: " -> ")
     }
 
     static func blocked(_ path: [DependencyGraph.Node], by cause: String) -> Self {
-        let chain = path.map(\.description).joined(separator: " -> ")
         let needed = path.last.map { "\($0)" } ?? "a dependency"
         return Self(
             kind: .failed,
             path: path,
-            description: "failed: \(chain): needs \(needed), whose build stopped on another problem of this "
+            description: "failed: \(Self.chain(path)): needs \(needed), whose build stopped on another problem of this "
                 + "report (\(cause)). Fix: fix that problem; this one goes with it."
         )
     }
@@ -321,7 +324,6 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func failed(_ path: [DependencyGraph.Node], message: String) -> Self {
-        let chain = path.map(\.description).joined(separator: " -> ")
         let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let firstLine = lines.first ?? message
         // The diagnostic's own fix: its "To fix:" line and the example under it.
@@ -333,7 +335,7 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
         return Self(
             kind: .failed,
             path: path,
-            description: "failed: \(chain): \(firstLine) Fix: \(fix)"
+            description: "failed: \(Self.chain(path)): \(firstLine) Fix: \(fix)"
         )
     }
 

@@ -29,9 +29,10 @@ final class Verifier {
         /// Every node, in the order first met, and where each key's is in it.
         var nodes: [DependencyGraph.Node] = []
         var nodeIndex: [NodeKey: Int] = [:]
-        /// Every edge, in the order first seen, and the keys of those seen.
+        /// Every edge, in the order first seen, and the same as a set: a node is made once for its
+        /// key, so an edge is equal to another exactly when their ends' keys and kinds are.
         var edges: [DependencyGraph.Edge] = []
-        var edgeKeys: Set<EdgeKey> = []
+        var edgeSet: Set<DependencyGraph.Edge> = []
         var problems: [VerificationProblem] = []
         /// Registrations whose build was abandoned, with the problem that stopped it: a later
         /// resolve of one stops too, at once, reporting that cause (it would otherwise wait on a
@@ -58,13 +59,6 @@ final class Verifier {
     }
 
     typealias NodeKey = DependencyGraph.Node.Key
-
-    private struct EdgeKey: Hashable {
-        let from: NodeKey
-        let to: NodeKey
-        let isLazy: Bool
-        let resolvesEachUse: Bool
-    }
 
     /// Set by `verifyAsync()`: main-actor factories run on the main actor and `async` ones in
     /// tasks, instead of being skipped.
@@ -230,9 +224,11 @@ final class Verifier {
                 }
             } else if isProvidedPerRequest(type, name: name) {
                 // Optional or not: what it reads in a request's store is a request's value.
-                addEdge(from: from, to: perRequestNode(type, name: name, in: &state), isLazy: true, in: &state)
+                addEdge(
+                    from: from, to: node(unregistered: .perRequest(type, name: name), in: &state), isLazy: true,
+                    in: &state)
             } else if !optional {
-                let missing = missingNode(type, name: name, in: &state)
+                let missing = node(unregistered: .missing(type, name: name), in: &state)
                 addEdge(from: from, to: missing, isLazy: true, in: &state)
                 let chain = ResolutionStack.current.registrations().map { node($0, in: &state) }
                 state.problems.append(.missing(chain + [missing], lazyAt: location))
@@ -272,7 +268,7 @@ final class Verifier {
         let type = handle?.valueType ?? subject.type
         guard isProvidedPerRequest(type, name: subject.name) else { return nil }
         return state.withLock { state in
-            let value = perRequestNode(type, name: subject.name, in: &state)
+            let value = node(unregistered: .perRequest(type, name: subject.name), in: &state)
             if let last = chain.last, !state.finished {
                 addEdge(from: node(last, in: &state), to: value, isLazy: handle != nil, in: &state)
             }
@@ -321,7 +317,7 @@ final class Verifier {
             case .notRegistered:
                 // For a Provider or Lazy, what is missing is what it resolves.
                 let type = (subject.type as? any DependencyHandle.Type)?.valueType ?? subject.type
-                let missing = missingNode(type, name: subject.name, in: &state)
+                let missing = node(unregistered: .missing(type, name: subject.name), in: &state)
                 if let last = nodes.last {
                     addEdge(from: last, to: missing, isLazy: false, in: &state)
                 }
@@ -511,21 +507,18 @@ final class Verifier {
         return verified.isInForce ? nil : "default"
     }
 
-    private func perRequestNode(_ type: Any.Type, name: String?, in state: inout State) -> DependencyGraph.Node {
-        node(.perRequest(type: ObjectIdentifier(type), name: name), in: &state) { .perRequest(type, name: name) }
-    }
-
-    private func missingNode(_ type: Any.Type, name: String?, in state: inout State) -> DependencyGraph.Node {
-        node(.missing(type: ObjectIdentifier(type), name: name), in: &state) { .missing(type, name: name) }
+    /// The node of a type nothing registers (missing, or provided per request): the one met
+    /// before with `node`'s key, or `node`.
+    private func node(unregistered node: DependencyGraph.Node, in state: inout State) -> DependencyGraph.Node {
+        self.node(node.key, in: &state) { node }
     }
 
     private func addEdge(
         from: DependencyGraph.Node, to: DependencyGraph.Node, isLazy: Bool, resolvesEachUse: Bool = false,
         in state: inout State
     ) {
-        let key = EdgeKey(from: from.key, to: to.key, isLazy: isLazy, resolvesEachUse: resolvesEachUse)
-        guard state.edgeKeys.insert(key).inserted else { return }
-        state.edges.append(DependencyGraph.Edge(from: from, to: to, isLazy: isLazy, resolvesEachUse: resolvesEachUse))
+        let edge = DependencyGraph.Edge(from: from, to: to, isLazy: isLazy, resolvesEachUse: resolvesEachUse)
+        if state.edgeSet.insert(edge).inserted { state.edges.append(edge) }
     }
 
     func startWorker(_ work: @escaping () -> Void) {
@@ -564,7 +557,9 @@ final class Verifier {
         var problems: [VerificationProblem] = []
         // A `Provider` keeps nothing: it resolves at each call, as its scope says.
         let holding = graph.edges.filter { !$0.resolvesEachUse }
-        walk(from: graph.nodes.filter { $0.scope.map(isKeptByStore) == true }, along: holding) { path in
+        // The holders: app-wide instances the store keeps strongly (`.singleton`, custom scopes).
+        let kept = graph.nodes.filter { $0.scope.map(isAppWide) == true && $0.scope != .weak }
+        walk(from: kept, along: holding) { path in
             guard let scope = path.last!.scope else { return false }
             // A held instance that expires (`expiring(after:)`) is closed by its expiry while the
             // holder still uses it: even a holder with the same expiry was kept after it was, so
@@ -623,13 +618,6 @@ final class Verifier {
         switch scope.kind {
         case .singleton, .weak, .custom: true
         case .unique, .graph: false
-        }
-    }
-
-    private static func isKeptByStore(_ scope: Scope) -> Bool {
-        switch scope.kind {
-        case .singleton, .custom: true
-        case .unique, .graph, .weak: false
         }
     }
 
