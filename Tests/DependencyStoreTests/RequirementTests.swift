@@ -125,6 +125,21 @@ struct RequirementTests {
         #expect(!report.description.contains("Replaced by a later registration"), "each is listed once, as a problem")
     }
 
+    /// The override of a named element names the place of the element it replaced (it named the
+    /// replacement's twice).
+    @Test func aReplacedNamedElementIsListedWithThePlaceOfTheOneItReplaced() {
+        let store = DependencyStore()
+        let first = #line + 1
+        store.contribute(NamedPlugin("a"), to: Plugin.self, name: "p")
+        let second = #line + 1
+        store.contribute(NamedPlugin("b"), to: Plugin.self, name: "p")
+
+        let override = store.verify().overrides.first
+        #expect(override?.isContribution == true)
+        #expect(override?.replacedAt == "DependencyStoreTests/RequirementTests.swift:\(first)")
+        #expect(override?.replacementAt == "DependencyStoreTests/RequirementTests.swift:\(second)")
+    }
+
     @Test func aChildOverridingItsParentIsNotAnOverride() {
         let parent = DependencyStore()
         parent.apply(LiveAssembly())

@@ -113,8 +113,8 @@ extension DependencyStore {
             if let name = contribution.name, let index = elements.firstIndex(where: { $0.name == name }) {
                 replaced = elements[index]
                 elements[index].slot?.discard(of: elements[index], into: &discarded)
-                elements[index] = contribution
                 registry.recordOverride(of: elements[index], by: contribution)
+                elements[index] = contribution
             } else {
                 elements.append(contribution)
             }
