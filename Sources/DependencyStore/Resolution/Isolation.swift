@@ -29,13 +29,7 @@ extension DependencyStore {
     /// Throws when `registration` cannot be built by a synchronous resolve here: a main-actor one
     /// off the main thread, an `async` one anywhere.
     func checkSynchronousResolve(of registration: AnyRegistration, requester: Requester) throws(ResolutionError) {
-        switch registration.isolation {
-        case .none:
-            return
-        case .mainActor:
-            if isOnMainActor() { return }
-            throw wrongIsolation(of: registration, requester: requester)
-        case .async:
+        guard registration.isolation == .none || registration.isolation == .mainActor && isOnMainActor() else {
             throw wrongIsolation(of: registration, requester: requester)
         }
     }
