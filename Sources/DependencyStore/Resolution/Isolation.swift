@@ -13,17 +13,15 @@ import Foundation
 /// The standard library has no non-trapping "am I on the main actor?" before Swift 6.2's
 /// isolation checks (iOS 26); the queue-specific value answers it on every OS we support.
 func isOnMainActor() -> Bool {
-    Thread.isMainThread || DispatchQueue.getSpecific(key: MainQueueMark.key) != nil
+    Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueMark) != nil
 }
 
 /// A value set on the main queue only, so that `DispatchQueue.getSpecific` tells it apart.
-private enum MainQueueMark {
-    static let key: DispatchSpecificKey<Void> = {
-        let key = DispatchSpecificKey<Void>()
-        DispatchQueue.main.setSpecific(key: key, value: ())
-        return key
-    }()
-}
+private let mainQueueMark: DispatchSpecificKey<Void> = {
+    let key = DispatchSpecificKey<Void>()
+    DispatchQueue.main.setSpecific(key: key, value: ())
+    return key
+}()
 
 extension DependencyStore {
     /// Throws when `registration` cannot be built by a synchronous resolve here: a main-actor one
