@@ -16,11 +16,6 @@ struct KeptOptions<T> {
     /// Set by the first build of the registration in any store: from then on a modifier that
     /// changes the caching traps, since instances kept already were kept without it.
     var built = false
-
-    init(close: CloseHook<T>?, mayBeNil: Bool) {
-        self.close = close
-        self.mayBeNil = mayBeNil
-    }
 }
 
 /// How a registration caches: for how long an instance is good, and whether there is one per
