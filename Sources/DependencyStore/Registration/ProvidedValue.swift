@@ -32,7 +32,7 @@ final class ProvidedValue: ManagedBuffer<ProvidedValue.Header, UInt64> {
     /// Boxes `value`, provided for `T` at `location`.
     static func make<T>(_ value: T, location: SourceLocation) -> ProvidedValue {
         let box = unsafeDowncast(
-            create(minimumCapacity: InstanceBox.roomInWords(for: T.self)) { _ in
+            create(minimumCapacity: OnceCell<T>.roomInWords) { _ in
                 Header(value: nil, valueType: T.self, location: location)
             },
             to: ProvidedValue.self)

@@ -83,57 +83,55 @@ extension DependencyStore {
         let how = "unload(\(tag.name).self)"
         var requirements = 0
         var discarded: [DiscardedInstance] = []
-        let (removed, unloadedDecorators, applied):
-            ([AnyRegistration], [ObjectIdentifier: [Decorator]], UnloadResult.Applied) = registry.withLock {
-                registry in
-                let applied: UnloadResult.Applied =
-                    registry.appliedAssemblies.removeValue(forKey: tag.type) != nil
-                    ? .applied : registry.unloadedAssemblies.contains(tag.type) ? .unloadedAlready : .never
-                // Only an assembly that was applied becomes "unloaded already": a second unload of
-                // one never applied (a typo in the type) says "never applied" again.
-                // What this store registers is about to change: the sharing rule's check first.
-                core.checkShadowingIfStale(&registry)
-                if applied == .applied { registry.unloadedAssemblies.insert(tag.type) }
-                // The assemblies it applied went with it.
-                for (nested, enclosing) in registry.appliedAssemblies where enclosing.contains(tag.type) {
-                    registry.appliedAssemblies[nested] = nil
-                    registry.unloadedAssemblies.insert(nested)
-                }
-                var removed: [AnyRegistration] = []
-                for registration in registry.all where belongs(registration.assembly) {
-                    registry.remove(registration, at: location, how: how)
-                    removed.append(registration)
-                }
-                for (key, elements) in registry.contributions {
-                    let kept = elements.filter { !belongs($0.assembly) }
-                    guard kept.count != elements.count else { continue }
-                    removed += elements.filter { belongs($0.assembly) }
-                    registry.contributions[key] = kept.isEmpty ? nil : kept
-                    if kept.isEmpty {
-                        registry.elementRemovals[key] = Removal(
-                            registeredAt: elements[0].location, removedAt: location, how: how)
-                    }
-                }
-                var unloadedDecorators: [ObjectIdentifier: [Decorator]] = [:]
-                for (key, entries) in registry.decorators {
-                    let kept = entries.filter { !belongs($0.assembly) }
-                    guard kept.count != entries.count else { continue }
-                    unloadedDecorators[key] = entries.filter { belongs($0.assembly) }
-                    registry.decorators[key] = kept.isEmpty ? nil : kept
-                }
-                for registration in removed {
-                    registration.slot?.discard(of: registration, into: &discarded)
-                }
-                requirements = registry.requirements.count
-                registry.requirements.removeAll { belongs($0.assembly) }
-                requirements -= registry.requirements.count
-                // What the assembly registered is gone, so are the replacements it took part in.
-                registry.overrides.removeAll { belongs($0.replacedAssembly) || belongs($0.replacementAssembly) }
-                // A resolve chain that began before this unload still finds what it removed.
-                let epoch = Tombstones.bury(removed, from: core, how: how)
-                core.noteRemoved(removed, epoch: epoch, in: &registry)
-                return (removed, unloadedDecorators, applied)
+        var removed: [AnyRegistration] = []
+        var unloadedDecorators: [ObjectIdentifier: [Decorator]] = [:]
+        let applied: UnloadResult.Applied = registry.withLock { registry in
+            let applied: UnloadResult.Applied =
+                registry.appliedAssemblies.removeValue(forKey: tag.type) != nil
+                ? .applied : registry.unloadedAssemblies.contains(tag.type) ? .unloadedAlready : .never
+            // Only an assembly that was applied becomes "unloaded already": a second unload of
+            // one never applied (a typo in the type) says "never applied" again.
+            // What this store registers is about to change: the sharing rule's check first.
+            core.checkShadowingIfStale(&registry)
+            if applied == .applied { registry.unloadedAssemblies.insert(tag.type) }
+            // The assemblies it applied went with it.
+            for (nested, enclosing) in registry.appliedAssemblies where enclosing.contains(tag.type) {
+                registry.appliedAssemblies[nested] = nil
+                registry.unloadedAssemblies.insert(nested)
             }
+            for registration in registry.all where belongs(registration.assembly) {
+                registry.remove(registration, at: location, how: how)
+                removed.append(registration)
+            }
+            for (key, elements) in registry.contributions {
+                let kept = elements.filter { !belongs($0.assembly) }
+                guard kept.count != elements.count else { continue }
+                removed += elements.filter { belongs($0.assembly) }
+                registry.contributions[key] = kept.isEmpty ? nil : kept
+                if kept.isEmpty {
+                    registry.elementRemovals[key] = Removal(
+                        registeredAt: elements[0].location, removedAt: location, how: how)
+                }
+            }
+            for (key, entries) in registry.decorators {
+                let kept = entries.filter { !belongs($0.assembly) }
+                guard kept.count != entries.count else { continue }
+                unloadedDecorators[key] = entries.filter { belongs($0.assembly) }
+                registry.decorators[key] = kept.isEmpty ? nil : kept
+            }
+            for registration in removed {
+                registration.slot?.discard(of: registration, into: &discarded)
+            }
+            requirements = registry.requirements.count
+            registry.requirements.removeAll { belongs($0.assembly) }
+            requirements -= registry.requirements.count
+            // What the assembly registered is gone, so are the replacements it took part in.
+            registry.overrides.removeAll { belongs($0.replacedAssembly) || belongs($0.replacementAssembly) }
+            // A resolve chain that began before this unload still finds what it removed.
+            let epoch = Tombstones.bury(removed, from: core, how: how)
+            core.noteRemoved(removed, epoch: epoch, in: &registry)
+            return applied
+        }
         let decorators = unloadedDecorators.values.reduce(0) { $0 + $1.count }
         var discards = Discards()
         discards.add(discarded, of: core)

@@ -42,16 +42,11 @@ enum Tombstones {
     /// What serialises the writers of the batches kept: a removal that keeps one (`bury`), and
     /// the end of a chain that lets go of those no running chain needs (`prune`), which only ever
     /// tries it: a resolve never waits for it, and a read of the batches never takes it. It holds
-    /// the lists of batches no longer published that a reader was still reading when they went.
-    /// (Not private: `WaitTests` holds it to show that no resolve waits for it.)
-    static let writers = Lock(Writers())
-
-    struct Writers {
-        /// Lists a removal replaced while a reader read them: each holds only batches the
-        /// published list holds too, so releasing one runs no `deinit`, until a prune takes a
-        /// batch out of the published list; that prune takes these out with it.
-        var retired: [UnsafeMutableRawPointer] = []
-    }
+    /// the lists of batches no longer published that a reader was still reading when they went
+    /// (retired): each holds only batches the published list holds too, so releasing one runs no
+    /// `deinit`, until a prune takes a batch out of the published list; that prune takes these
+    /// out with it. (Not private: `WaitTests` holds it to show that no resolve waits for it.)
+    static let writers = Lock([UnsafeMutableRawPointer]())
 
     /// The batches kept, as the miss path reads them: an immutable list, published through
     /// `dependency_store_tombstone_list` and read under the thread's hazard, as a store's table of
@@ -141,9 +136,9 @@ enum Tombstones {
         dependency_store_fence()
         while dependency_store_load_acquire_word(requested) != 0 {
             guard
-                let released = writers.withLockIfFree({ writers in
+                let released = writers.withLockIfFree({ retired in
                     dependency_store_store_relaxed(requested, 0)
-                    return prune(&writers)
+                    return prune(&retired)
                 })
             else { return }
             // Released here, with no lock held: a registration's factory may hold what has a
@@ -185,7 +180,7 @@ enum Tombstones {
     static func bury(_ registrations: [AnyRegistration], from core: StoreCore, how: String) -> Int {
         let removal = dependency_store_next_removal_epoch()
         guard !registrations.isEmpty else { return removal }
-        writers.withLock { writers in
+        writers.withLock { retired in
             guard dependency_store_chains_begun_before(removal) else { return }
             let batch = Batch(core: core, epoch: removal, registrations: registrations, how: how)
             dependency_store_add_tombstone_batches(1)
@@ -193,7 +188,7 @@ enum Tombstones {
             // The new list holds every batch of the old one: releasing the old runs no deinit,
             // here under the store's lock, once no reader reads it; until then it waits.
             if dependency_store_is_read(old) {
-                writers.retired.append(old)
+                retired.append(old)
             } else {
                 Published<BatchList>.release(old)
             }
@@ -204,14 +199,14 @@ enum Tombstones {
     /// Publishes the batches a chain begun before them still needs, in place of the list
     /// published now, and returns the lists that held the others (that one and the retired ones),
     /// for the caller to release once it has dropped the lock, each once no reader reads it.
-    private static func prune(_ writers: inout Writers) -> [UnsafeMutableRawPointer] {
+    private static func prune(_ retired: inout [UnsafeMutableRawPointer]) -> [UnsafeMutableRawPointer] {
         guard let batches = publishedList?.batches else { return [] }
         let oldest = dependency_store_oldest_chain()
         let needed = batches.filter { oldest != 0 && oldest < $0.epoch }
         guard needed.count != batches.count else { return [] }
         dependency_store_add_tombstone_batches(needed.count - batches.count)
-        var released = writers.retired
-        writers.retired = []
+        var released = retired
+        retired = []
         if let old = publish(needed) { released.append(old) }
         return released
     }

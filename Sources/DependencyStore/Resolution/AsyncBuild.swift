@@ -34,33 +34,22 @@ extension AsyncBuild: @unchecked Sendable {}
 /// may hop threads, so it lives in a task-local value, not on a thread), and the build it runs.
 struct AsyncResolution: Sendable {
     /// The registrations being built by this chain, outermost first, each with its store's core.
-    let chain: [Link]
+    var chain: [Link] = []
     /// The innermost shared build this chain runs, if any: the agent that waits when the chain
     /// awaits another build. Child tasks (`async let`, task groups) inherit it, so every await in
     /// flight at once is a wait of the same build.
-    let build: AsyncBuild?
+    var build: AsyncBuild?
     /// The removal epoch the chain began in (see `Tombstones`), held by every task of the chain,
     /// so that what a removal takes away after it began stays for as long as one of them runs.
     /// `nil` until the chain's first build.
-    let removals: AsyncChainEpoch?
+    var removals: AsyncChainEpoch?
 
     struct Link: @unchecked Sendable {
         let registration: AnyRegistration
         let core: ObjectIdentifier
     }
 
-    @TaskLocal static var current = AsyncResolution(chain: [], build: nil)
-
-    init(chain: [Link], build: AsyncBuild?, removals: AsyncChainEpoch? = nil) {
-        self.chain = chain
-        self.build = build
-        self.removals = removals
-    }
-
-    /// This chain, begun: its builds see what removals take away from now on.
-    func beginning(_ removals: AsyncChainEpoch) -> Self {
-        Self(chain: chain, build: build, removals: removals)
-    }
+    @TaskLocal static var current = AsyncResolution()
 
     /// The index of the link building `registration` in `core`, if this chain is already building
     /// it: a cycle.
@@ -68,34 +57,29 @@ struct AsyncResolution: Sendable {
         chain.firstIndex { $0.registration === registration && $0.core == ObjectIdentifier(core) }
     }
 
+    /// This chain, building `registration` in `core` next: in `build`, a shared build of its own,
+    /// if there is one.
     func appending(_ registration: AnyRegistration, in core: StoreCore, build: AsyncBuild? = nil) -> Self {
-        Self(
-            chain: chain + [Link(registration: registration, core: ObjectIdentifier(core))], build: build ?? self.build,
-            removals: removals)
+        var next = self
+        next.chain.append(Link(registration: registration, core: ObjectIdentifier(core)))
+        next.build = build ?? self.build
+        return next
     }
 
     /// Awaits `other`'s instance, registered in `WaitGraph` as a wait of this chain's build, unless
     /// `other` (through what it awaits) awaits this chain's build: then the two would wait for
-    /// each other for ever, and the answer is the waits of that cycle, this one first.
+    /// each other for ever, and `cycle` is called instead, with the waits of that cycle, this one
+    /// first.
     func await(
         _ other: AsyncBuild,
-        subject: @autoclosure () -> WaitSubject
-    ) async throws -> Awaited {
+        subject: @autoclosure () -> WaitSubject,
+        cycle: ([WaitGraph.Waiter]) throws -> Never
+    ) async throws -> KeptInstance {
         // Nothing waits for a chain that runs no build, so its wait cannot close a cycle.
-        guard let mine = build else { return .kept(try await other.task.value) }
+        guard let mine = build else { return try await other.task.value }
         let waiter = WaitGraph.Waiter(target: .build(other), subject: subject(), chain: chain.map(\.registration))
-        switch WaitGraph.beginWait(of: mine.identity, as: waiter) {
-        case .cycle(let waits)?: return .cycle(waits)
-        case .heldByStoppedWorker?, nil: break
-        }
+        if case .cycle(let waits)? = WaitGraph.beginWait(of: mine.identity, as: waiter) { try cycle(waits) }
         defer { WaitGraph.endWait(of: mine.identity, for: .build(other)) }
-        return .kept(try await other.task.value)
-    }
-
-    /// What awaiting a build came to.
-    enum Awaited {
-        case kept(KeptInstance)
-        /// Not awaited: the waits of the cycle it would have closed, this one first.
-        case cycle([WaitGraph.Waiter])
+        return try await other.task.value
     }
 }

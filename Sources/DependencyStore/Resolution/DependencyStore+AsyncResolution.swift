@@ -53,9 +53,7 @@ extension DependencyStore {
         let observed = lookup?.isObserved ?? false
         let typed = unsafeDowncast(found.registration, to: Registration<T>.self)
         let buildAsync = typed.buildAsync!
-        if let verifier {
-            verifier.willResolve(typed, requestedBy: AsyncResolution.current.chain.last?.registration)
-        }
+        verifier?.willResolve(typed, requestedBy: AsyncResolution.current.chain.last?.registration)
         if typed.isolation == .mainActor {
             if let verifier {
                 return try await verifyingResolve(
@@ -80,7 +78,7 @@ extension DependencyStore {
             if removals.begun != lookedUpIn, !lookingAgain, !stillResolves(to: typed) {
                 return try await resolveAsync(type, name: name, requester: requester, lookingAgain: true)
             }
-            resolution = resolution.beginning(removals)
+            resolution.removals = removals
         }
         if let start = resolution.indexOfLink(building: typed, in: core) {
             let labels = resolution.chain[start...].map { Diagnostics.label(of: $0.registration) }
@@ -102,9 +100,7 @@ extension DependencyStore {
                 return Self.instance(kept, as: type, lifetime: typed.lifetime)
             }
             guard case .awaiting(let inFlight, let started) = build else { preconditionFailure() }
-            let awaited = try await resolution.await(inFlight, subject: .instance(typed, store: self))
-            guard case .kept(let kept) = awaited else {
-                guard case .cycle(let waits) = awaited else { preconditionFailure() }
+            let kept = try await resolution.await(inFlight, subject: .instance(typed, store: self)) { waits in
                 let labels = waits.map(\.subject.typeLabel)
                 try failAsync(
                     asyncCycle(labels + [labels[0]], acrossTasks: true, requester: requester),

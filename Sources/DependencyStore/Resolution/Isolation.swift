@@ -13,29 +13,21 @@ import Foundation
 /// The standard library has no non-trapping "am I on the main actor?" before Swift 6.2's
 /// isolation checks (iOS 26); the queue-specific value answers it on every OS we support.
 func isOnMainActor() -> Bool {
-    Thread.isMainThread || DispatchQueue.getSpecific(key: MainQueueMark.key) != nil
+    Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueMark) != nil
 }
 
 /// A value set on the main queue only, so that `DispatchQueue.getSpecific` tells it apart.
-private enum MainQueueMark {
-    static let key: DispatchSpecificKey<Void> = {
-        let key = DispatchSpecificKey<Void>()
-        DispatchQueue.main.setSpecific(key: key, value: ())
-        return key
-    }()
-}
+private let mainQueueMark: DispatchSpecificKey<Void> = {
+    let key = DispatchSpecificKey<Void>()
+    DispatchQueue.main.setSpecific(key: key, value: ())
+    return key
+}()
 
 extension DependencyStore {
     /// Throws when `registration` cannot be built by a synchronous resolve here: a main-actor one
     /// off the main thread, an `async` one anywhere.
     func checkSynchronousResolve(of registration: AnyRegistration, requester: Requester) throws(ResolutionError) {
-        switch registration.isolation {
-        case .none:
-            return
-        case .mainActor:
-            if isOnMainActor() { return }
-            throw wrongIsolation(of: registration, requester: requester)
-        case .async:
+        guard registration.isolation == .none || registration.isolation == .mainActor && isOnMainActor() else {
             throw wrongIsolation(of: registration, requester: requester)
         }
     }

@@ -1,12 +1,10 @@
 /// `resolve(T?.self)` for a `T?` nothing registers as such: the registration of `T` when there is
 /// one, and `nil` when there is none, as Swinject answers it. Only absence gives `nil`: a cycle or
-/// wrong arguments on the way to `T` fail as a resolve of `T` does.
-protocol ResolvableOptional {
+/// wrong arguments on the way to `T` fail as a resolve of `T` does. `OptionalProtocol` gives the
+/// type it wraps.
+protocol ResolvableOptional: OptionalProtocol {
     /// Whether the store resolves the wrapped type (and so `isRegistered` of the optional).
     static func isResolvable(in store: DependencyStore, name: String?) -> Bool
-
-    /// The type it wraps (`OptionalProtocol` gives it).
-    static var wrappedType: Any.Type { get }
 
     static func resolve(
         in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester

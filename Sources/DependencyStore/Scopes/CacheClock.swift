@@ -98,10 +98,8 @@ extension DependencyStore {
 
     /// The clock of this store or its nearest parent that has one, else the system's.
     func cacheClock() -> InstalledClock {
-        for store in sequence(first: self, next: \.parent) {
-            if let clock = store.registry.withLock({ $0.cacheClock }) { return clock }
-        }
-        return InstalledClock.system
+        sequence(first: self, next: \.parent).lazy.compactMap { $0.registry.withLock { $0.cacheClock } }.first
+            ?? .system
     }
 }
 

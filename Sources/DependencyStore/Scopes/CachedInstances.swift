@@ -16,11 +16,6 @@ struct KeptOptions<T> {
     /// Set by the first build of the registration in any store: from then on a modifier that
     /// changes the caching traps, since instances kept already were kept without it.
     var built = false
-
-    init(close: CloseHook<T>?, mayBeNil: Bool) {
-        self.close = close
-        self.mayBeNil = mayBeNil
-    }
 }
 
 /// How a registration caches: for how long an instance is good, and whether there is one per
@@ -49,11 +44,10 @@ struct Reading {
 final class CachedInstances {
     struct Entry {
         let box: AnyObject
-        let keptAt: TimeInterval
-        /// The clock `keptAt` was read on: held, so that no other installation can take its
-        /// address. An entry timed by a clock the store no longer reads has expired, since its
-        /// age cannot be told on the new one.
-        let clock: InstalledClock?
+        /// When it was kept, with the clock that was read on: held, so that no other installation
+        /// can take its address. An entry timed by a clock the store no longer reads has expired,
+        /// since its age cannot be told on the new one.
+        let keptAt: Reading?
         let sequence: Int
         var lastUse: Int
     }
@@ -91,8 +85,8 @@ final class CachedInstances {
     }
 
     private static func hasExpired(_ entry: Entry, at now: Reading?, lifetime: TimeInterval) -> Bool {
-        guard let now, entry.clock === now.clock else { return true }
-        return now.time - entry.keptAt >= lifetime
+        guard let now, let keptAt = entry.keptAt, keptAt.clock === now.clock else { return true }
+        return now.time - keptAt.time >= lifetime
     }
     /// Keeps `box` for `key`, as the store's `sequence`-th kept instance, and takes out the least
     /// recently used instances beyond `limit`, adding them to `evicted`.
@@ -101,7 +95,7 @@ final class CachedInstances {
         of registration: AnyRegistration, evicted: inout [DiscardedInstance]
     ) {
         uses &+= 1
-        entries[key] = Entry(box: box, keptAt: now?.time ?? 0, clock: now?.clock, sequence: sequence, lastUse: uses)
+        entries[key] = Entry(box: box, keptAt: now, sequence: sequence, lastUse: uses)
         guard let limit else { return }
         while entries.count > limit, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             entries[oldest.key] = nil
@@ -116,36 +110,6 @@ final class CachedInstances {
             discarded.append(DiscardedInstance(registration: registration, box: entry.box, sequence: entry.sequence))
         }
         entries = [:]
-    }
-}
-
-/// What `keep` needs to keep an instance in a slot's `CachedInstances` rather than in its box,
-/// and what it hands back: the instances a limit evicted.
-final class CacheEntryRequest {
-    let key: CacheKey
-    let now: Reading?
-    let limit: Int?
-    var evicted: [DiscardedInstance] = []
-
-    init(key: CacheKey, now: Reading?, limit: Int?) {
-        self.key = key
-        self.now = now
-        self.limit = limit
-    }
-}
-
-extension InstanceSlot {
-    /// Keeps `box` as `request` says. Call with `registry`'s store's lock held.
-    func holdCached(
-        _ box: AnyObject, as request: CacheEntryRequest, of registration: AnyRegistration,
-        in registry: inout StoreCore.Registry
-    ) {
-        registry.keptCount &+= 1
-        let cache = cached ?? CachedInstances()
-        cached = cache
-        cache.keep(
-            box, for: request.key, at: request.now, sequence: registry.keptCount, limit: request.limit,
-            of: registration, evicted: &request.evicted)
     }
 }
 
@@ -214,11 +178,17 @@ extension DependencyStore {
                 if !mayBeNil || !isNil(value) {
                     // Timed from the keep, not from before the build: a slow fetch gets its whole
                     // lifetime.
-                    let request = CacheEntryRequest(key: key, now: clock?.read(), limit: policy.limit)
+                    let now = clock?.read()
                     _ = try keep(
-                        value, of: registration, in: slot, builtIn: generation, finishing: nil, requester: requester,
-                        caching: request)
-                    evicted = request.evicted
+                        value, of: registration, in: slot, builtIn: generation, finishing: nil, requester: requester
+                    ) { kept, registry in
+                        registry.keptCount &+= 1
+                        let cache = slot.cached ?? CachedInstances()
+                        slot.cached = cache
+                        cache.keep(
+                            kept, for: key, at: now, sequence: registry.keptCount, limit: policy.limit,
+                            of: registration, evicted: &evicted)
+                    }
                 }
             }
         }

@@ -110,13 +110,9 @@ extension DependencyStore {
             "reset(\(Diagnostics.shortName(of: type)).self\(name.map { ", name: \"\($0)\"" } ?? ""))"
         var released: [DiscardedInstance] = []
         // This store's registration, or the nearest ancestor's, as a resolve finds it.
-        var found: (registration: AnyRegistration, own: Bool)?
-        for store in sequence(first: self, next: \.parent) {
-            if let registration = store.registry.withLock({ $0[key, name] }) {
-                found = (registration, store === self)
-                break
-            }
-        }
+        let found = sequence(first: self, next: \.parent).lazy.compactMap { store in
+            store.registry.withLock { $0[key, name] }.map { (registration: $0, own: store === self) }
+        }.first
         guard let (registration, own) = found else {
             let registered = sequence(first: self, next: \.parent).flatMap { $0.registry.withLock { $0.all } }
             Diagnosis.noRegistrationToChange(

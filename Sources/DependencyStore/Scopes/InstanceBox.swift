@@ -16,18 +16,12 @@ final class InstanceBox: ManagedBuffer<InstanceBox.Header, UInt64> {
     /// Boxes `value`.
     static func make<T>(_ value: T) -> InstanceBox {
         let box = unsafeDowncast(
-            create(minimumCapacity: roomInWords(for: T.self)) { _ in Header(value: nil, valueType: T.self) },
+            create(minimumCapacity: OnceCell<T>.roomInWords) { _ in Header(value: nil, valueType: T.self) },
             to: InstanceBox.self)
         // Pointers first, then the value placed: see `OnceCell.publish`.
         let (header, words) = box.withUnsafeMutablePointers { ($0, $1) }
         header.pointee.value = placeValue(value, in: words)
         return box
-    }
-
-    /// How many words hold a `T` at the first address its alignment allows after the header.
-    @inline(__always)
-    static func roomInWords<T>(for type: T.Type) -> Int {
-        OnceCell<T>.roomInWords
     }
 
     /// The value, which must have been boxed as a `T`.
@@ -59,7 +53,7 @@ func alignedAddress(_ words: UnsafeMutablePointer<UInt64>, alignment: Int) -> Un
 
 /// Initialises `value` in the words after a box's header, at the first address its alignment
 /// allows, and returns that address: where `InstanceBox`, `ProvidedValue` and `OnceCell` keep
-/// their value, in room that `InstanceBox.roomInWords(for:)` counted.
+/// their value, in room that `OnceCell.roomInWords` counted.
 @inline(__always)
 func placeValue<T>(_ value: T, in words: UnsafeMutablePointer<UInt64>) -> UnsafeMutableRawPointer {
     let address = alignedAddress(words, alignment: MemoryLayout<T>.alignment)

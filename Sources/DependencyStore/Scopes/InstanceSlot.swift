@@ -95,8 +95,9 @@ extension DependencyStore {
     /// Docs/Lifetimes.md). An `async` build also clears itself from the slot, in the same critical
     /// section, so the next resolve finds either the instance or no build. Nor is it kept when
     /// the build, made for a store layered over this one, resolved a value only that store
-    /// registers (`ResolutionStack.builtForALayer`). Returns what the slot
-    /// keeps (or would have kept): the box, or the object itself for `.weak`.
+    /// registers (`ResolutionStack.builtForALayer`). `hold`, when given, keeps it in place of the
+    /// slot's own `hold`, under the store's lock: a cache's (see `buildCached`). Returns what the
+    /// slot keeps (or would have kept): the box, or the object itself for `.weak`.
     ///
     /// The store that keeps the instance owns it, and closes it when it lets go of it: so here,
     /// and only here, the instance gets its place in the order of closing (`slot.sequence`). An
@@ -110,8 +111,8 @@ extension DependencyStore {
         builtIn generation: Int,
         finishing build: AsyncBuild?,
         requester: Requester,
-        caching: CacheEntryRequest? = nil,
-        holdingIt: Bool = true
+        holdingIt: Bool = true,
+        holding hold: ((_ kept: AnyObject, _ registry: inout StoreCore.Registry) -> Void)? = nil
     ) throws(ResolutionError) -> AnyObject {
         let weak = registration.lifetime == .weak
         // A build that resolved a value of a store layered over this one is that store's alone.
@@ -141,8 +142,8 @@ extension DependencyStore {
                 return
             }
             guard holdingIt, slot.generation == generation, !registry.isClosed, !buildsForALayer else { return }
-            if let caching {
-                slot.holdCached(kept, as: caching, of: registration, in: &registry)
+            if let hold {
+                hold(kept, &registry)
             } else {
                 slot.hold(kept, weakly: weak, in: &registry)
             }

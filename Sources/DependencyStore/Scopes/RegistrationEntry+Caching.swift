@@ -115,10 +115,8 @@ extension RegistrationEntry {
             if registration.role.isContribution, let slot = registration.slot {
                 return registry.owns(slot, of: registration)
             }
-            guard let current = registry[ObjectIdentifier(T.self), registration.name] as? Registration<T> else {
-                return false
-            }
-            return current.keptOptions?.isSame(as: options) ?? false
+            let current = registry[ObjectIdentifier(T.self), registration.name] as? Registration<T>
+            return current?.keptOptions?.isSame(as: options) ?? false
         }
     }
 

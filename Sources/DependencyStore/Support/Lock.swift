@@ -12,7 +12,7 @@ typealias PlatformMutex = dependency_store_mutex
 /// that do not move for as long as the lock lives (a `pthread_mutex_t` stored inline in a Swift
 /// value may move). The lock itself is a reference to that storage; copies share it. A store's
 /// core is the storage of its registry's lock (`StoreCore` subclasses `LockStorage`), so that a
-/// store's lock costs no allocation of its own. Its operations, at the end of this file, are the
+/// store's lock costs no allocation of its own. Its operations (`LockOperations`) are the
 /// library's only mutex code besides the one a gate holds while it builds (see `RawGate`).
 ///
 /// The lock is not recursive. Code inside `withLock` must not call back into anything that takes
@@ -65,8 +65,8 @@ extension LockOperations {
         // The state is only ever accessed with the mutex held, through the storage's pointer: no
         // run-time exclusivity check repeats what the mutex guarantees.
         let (state, mutex) = storage.withUnsafeMutablePointers { ($0, LockStorage<State>.mutex(in: $1)) }
-        mutex.lockMutex()
-        defer { mutex.unlockMutex() }
+        dependency_store_mutex_lock(mutex)
+        defer { dependency_store_mutex_unlock(mutex) }
         return try body(&state.pointee)
     }
 
@@ -77,10 +77,10 @@ extension LockOperations {
     @inline(__always)
     func withLockMaybeLeftHeld<R>(_ body: (inout State, inout Bool) -> R) -> R {
         let (state, mutex) = storage.withUnsafeMutablePointers { ($0, LockStorage<State>.mutex(in: $1)) }
-        mutex.lockMutex()
+        dependency_store_mutex_lock(mutex)
         var leaveHeld = false
         let result = body(&state.pointee, &leaveHeld)
-        if !leaveHeld { mutex.unlockMutex() }
+        if !leaveHeld { dependency_store_mutex_unlock(mutex) }
         return result
     }
 
@@ -89,14 +89,14 @@ extension LockOperations {
     func withLockIfFree<R>(_ body: (inout State) -> R) -> R? {
         let (state, mutex) = storage.withUnsafeMutablePointers { ($0, LockStorage<State>.mutex(in: $1)) }
         guard dependency_store_mutex_trylock(mutex) else { return nil }
-        defer { mutex.unlockMutex() }
+        defer { dependency_store_mutex_unlock(mutex) }
         return body(&state.pointee)
     }
 
     /// Releases the lock that `withLockMaybeLeftHeld(_:)` left held.
     @inline(__always)
     func unlockLeftHeld() {
-        unlock()
+        dependency_store_mutex_unlock(storage.withUnsafeMutablePointerToElements { LockStorage<State>.mutex(in: $0) })
     }
 
     /// Runs `body` with exclusive access to the state under the lock that
@@ -104,18 +104,8 @@ extension LockOperations {
     @inline(__always)
     func withLockLeftHeld<R>(_ body: (inout State) -> R) -> R {
         let (state, mutex) = storage.withUnsafeMutablePointers { ($0, LockStorage<State>.mutex(in: $1)) }
-        defer { mutex.unlockMutex() }
+        defer { dependency_store_mutex_unlock(mutex) }
         return body(&state.pointee)
-    }
-
-    @inline(__always)
-    fileprivate func lock() {
-        storage.withUnsafeMutablePointerToElements { LockStorage<State>.mutex(in: $0) }.lockMutex()
-    }
-
-    @inline(__always)
-    fileprivate func unlock() {
-        storage.withUnsafeMutablePointerToElements { LockStorage<State>.mutex(in: $0) }.unlockMutex()
     }
 }
 
@@ -139,7 +129,10 @@ class LockStorage<State>: ManagedBuffer<State, Int> {
         }
         let storage = unsafeDowncast(buffer, to: Self.self)
         storage.withUnsafeMutablePointerToElements { words in
-            UnsafeMutableRawPointer(words).bindMemory(to: PlatformMutex.self, capacity: 1).initializeMutex()
+            // Unlocked.
+            let mutex = UnsafeMutableRawPointer(words).bindMemory(to: PlatformMutex.self, capacity: 1)
+            mutex.initialize(to: PlatformMutex())
+            dependency_store_mutex_init(mutex)
         }
         return storage
     }
@@ -156,50 +149,9 @@ class LockStorage<State>: ManagedBuffer<State, Int> {
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { Self.mutex(in: $0).destroyMutex() }
+        // Neither kind of mutex holds anything.
+        withUnsafeMutablePointerToElements { _ = Self.mutex(in: $0).deinitialize(count: 1) }
         // The state, the header, is destroyed by `ManagedBuffer`; the words are plain integers.
-    }
-}
-
-extension Lock where State == Void {
-    init() {
-        self.init(())
-    }
-
-    /// Runs `body` while holding the lock, for locks that guard a critical section, not a value.
-    ///
-    /// It never forms an `inout` access to the zero-sized state, which shares its address with
-    /// the mutex that other threads read before they lock.
-    @inline(__always)
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
-}
-
-/// The platform mutex's operations, on the mutex in a `LockStorage`, the one holder of a mutex.
-/// The memory must not move while the mutex lives.
-extension UnsafeMutablePointer where Pointee == PlatformMutex {
-    /// Initialises the mutex in this (allocated, uninitialised) memory: unlocked.
-    func initializeMutex() {
-        initialize(to: PlatformMutex())
-        dependency_store_mutex_init(self)
-    }
-
-    /// Destroys the mutex; the caller frees the memory. Neither kind holds anything.
-    func destroyMutex() {
-        deinitialize(count: 1)
-    }
-
-    @inline(__always)
-    func lockMutex() {
-        dependency_store_mutex_lock(self)
-    }
-
-    @inline(__always)
-    func unlockMutex() {
-        dependency_store_mutex_unlock(self)
     }
 }
 

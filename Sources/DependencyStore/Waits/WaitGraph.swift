@@ -70,51 +70,41 @@ enum WaitGraph {
     static let state = Lock(State())
 
     /// Registers `agent` as waiting, unless the wait could never end: then it stays unregistered
-    /// and the answer says why: the waits of the cycle, this one first.
+    /// and the answer says why: the waits of the cycle, this one first, or, for a verification
+    /// worker, the first holder on the way that is a stopped verification worker.
     static func beginWait(
         of agent: UnsafeMutableRawPointer,
         as waiter: Waiter,
         isVerificationWorker: Bool = false
     ) -> Gate.Refusal? {
         state.withLock { state in
-            var visited: Set<UnsafeMutableRawPointer> = [agent]
-            var stoppedCause: String?
-            if let path = pathBack(
-                to: agent, from: waiter.target, in: state, visited: &visited,
-                noticingStopped: isVerificationWorker, stoppedCause: &stoppedCause)
-            {
+            var visited = [agent]
+            if let path = pathBack(to: agent, from: waiter.target, in: state, visited: &visited) {
                 return .cycle([waiter] + path)
             }
-            if let stoppedCause { return .heldByStoppedWorker(cause: stoppedCause) }
+            if isVerificationWorker, let cause = visited.dropFirst().compactMap({ state.stopped[$0]?.cause }).first {
+                return .heldByStoppedWorker(cause: cause)
+            }
             state.waiting[agent, default: []].append(waiter)
             return nil
         }
     }
 
     /// The waits that lead from `target` back to `agent`, if any, depth first over every wait of
-    /// every holder on the way. With `noticingStopped`, notes in `stoppedCause` the first holder
-    /// on the way that is a stopped verification worker.
+    /// every holder on the way, each added to `visited` in the order it is met.
     private static func pathBack(
         to agent: UnsafeMutableRawPointer,
         from target: Target,
         in state: State,
-        visited: inout Set<UnsafeMutableRawPointer>,
-        noticingStopped: Bool,
-        stoppedCause: inout String?
+        visited: inout [UnsafeMutableRawPointer]
     ) -> [Waiter]? {
         guard let holder = target.holder else { return nil }
         if holder == agent { return [] }
-        if noticingStopped, stoppedCause == nil, let stopped = state.stopped[holder] {
-            stoppedCause = stopped.cause
-        }
-        guard visited.insert(holder).inserted else { return nil }
-        for next in state.waiting[holder] ?? [] {
-            // A holder waiting at a gate it already holds got in, and runs.
-            if next.target.holder == holder { continue }
-            if let path = pathBack(
-                to: agent, from: next.target, in: state, visited: &visited, noticingStopped: noticingStopped,
-                stoppedCause: &stoppedCause)
-            {
+        guard !visited.contains(holder) else { return nil }
+        visited.append(holder)
+        // A holder waiting at a gate it already holds got in, and runs.
+        for next in state.waiting[holder] ?? [] where next.target.holder != holder {
+            if let path = pathBack(to: agent, from: next.target, in: state, visited: &visited) {
                 return [next] + path
             }
         }
