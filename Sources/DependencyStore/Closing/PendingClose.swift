@@ -1,5 +1,6 @@
 // What closing an instance takes, from the moment a store lets go of it (under its lock, in
-// `InstanceSlot.discard`) to the moment its close runs (with no lock held, in `CloseQueue`).
+// `InstanceSlot.discard(of:into:)`) to the moment its close runs (with no lock held, in
+// `CloseQueue`).
 
 /// How a registration's instances are closed, as `closing { }` said.
 enum CloseHook<T> {
@@ -43,12 +44,14 @@ enum CloseAction: @unchecked Sendable {
 }
 
 extension InstanceSlot {
-    /// `discard()`, adding what the slot held strongly, if anything, to `discarded`, for the
-    /// caller to close once it has dropped the store's lock. Call with the owning store's lock held.
+    /// Forgets the instance, adding what the slot held strongly, if anything, and the table of
+    /// shared instances it took down, if the store published the instance there, to `discarded`,
+    /// for the caller to let go of once it has dropped the store's lock (a `deinit` may resolve
+    /// from the store, and a retired table waits for its readers). Call with the owning store's
+    /// lock held.
     func discard(of registration: AnyRegistration, into discarded: inout [DiscardedInstance]) {
-        let sequence = self.sequence
-        let cached = self.cached
-        let (box, retired) = discard()
+        // A table holds the instance too, until the caller lets go of the tables.
+        let retired = sharedIn.flatMap(StoreCore.takeDownForDiscard)
         if let box {
             discarded.append(
                 DiscardedInstance(registration: registration, box: box, sequence: sequence, retired: retired))
@@ -58,6 +61,11 @@ extension InstanceSlot {
         }
         // The instances of an expiring or per-argument cache, each in its own place in the order.
         cached?.removeAll(of: registration, into: &discarded)
+        box = nil
+        object = nil
+        cached = nil
+        sharedIn = nil
+        generation &+= 1
     }
 }
 

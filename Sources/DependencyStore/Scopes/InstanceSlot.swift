@@ -68,22 +68,6 @@ final class InstanceSlot: @unchecked Sendable {
     var keptCount: Int {
         kept != nil ? 1 : cached?.count ?? 0
     }
-
-    /// Forgets the instance and returns what the slot held strongly, and the table of shared
-    /// instances it took down, if the store published the instance there, for the caller to let go
-    /// of once it has dropped the store's lock (a `deinit` may resolve from the store, and a
-    /// retired table waits for its readers). Call with the owning store's lock held.
-    func discard() -> (released: AnyObject?, retired: RetiredTables?) {
-        let released = box
-        box = nil
-        object = nil
-        cached = nil
-        generation &+= 1
-        guard let tables = sharedIn else { return (released, nil) }
-        // A table holds the instance too, until the caller lets go of the tables.
-        sharedIn = nil
-        return (released, StoreCore.takeDownForDiscard(tables))
-    }
 }
 
 extension DependencyStore {

@@ -398,7 +398,7 @@ extension StoreCore {
     }
 
     /// Takes the published table down, with the list of retired ones, for a discard of an
-    /// instance `tables` may hold (`InstanceSlot.discard()`): the caller releases them once it has
+    /// instance `tables` may hold (`InstanceSlot.discard(of:into:)`): the caller releases them once it has
     /// dropped the lock, before the instance. Call with the lock of the store `tables` belongs to
     /// held.
     static func takeDownForDiscard(
