@@ -100,9 +100,9 @@ extension DependencyStore {
     }
 
     /// `value` after the decorators that apply, if a stage is in scope (this store or an ancestor
-    /// may have decorators): for the stages that decorate besides their own work (`TimedBuild`,
-    /// `VerifiedBuild`), and an `async` factory's build, whose completion steps run at once
-    /// (`deferringCompletions: false`): a task may go on on another thread.
+    /// may have decorators): for the stages that decorate (`ResolveStage.finish`), and an `async`
+    /// factory's build, whose completion steps run at once (`deferringCompletions: false`): a task
+    /// may go on on another thread.
     func decoratedIfAny<T>(_ value: T, of registration: AnyRegistration, deferringCompletions: Bool = true) -> T {
         hasStagesInScope ? decorated(value, of: registration, deferringCompletions: deferringCompletions) : value
     }
@@ -141,9 +141,5 @@ extension DependencyStore {
 /// factory built, while its frame is still on the chain, so a decorator that resolves the instance
 /// it decorates is a cycle.
 enum DecoratedBuild: ResolveStage {
-    static var completes: Bool { true }
-
-    static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T {
-        store.decorated(value, of: registration)
-    }
+    static var decorates: Bool { true }
 }

@@ -23,24 +23,26 @@ protocol ResolveStage {
         on stack: ResolutionStack
     ) -> T
 
-    /// What the factory built, as the resolve hands it out: decoration runs the decorators here,
-    /// while the frame is still on the chain.
+    /// What the factory built, as the resolve hands it out: by default, for a stage that
+    /// `decorates`, after the decorators in scope, which run here while the frame is still on the
+    /// chain.
     static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T
 
-    /// Whether `finish` may queue completion steps (`complete`), which then run when the outermost
-    /// build of such a stage ends (see `Decoration/Completion.swift`).
-    static var completes: Bool { get }
+    /// Whether `finish` runs the decorators in scope, and so may queue completion steps
+    /// (`complete`), which then run when the outermost build of such a stage ends (see
+    /// `Decoration/Completion.swift`). `DecoratedBuild`, `TimedBuild` and `VerifiedBuild` do.
+    static var decorates: Bool { get }
 }
 
 extension ResolveStage {
-    /// By default: for a stage that completes, the instance being completed, when a completion
+    /// By default: for a stage that decorates, the instance being completed, when a completion
     /// step resolves it (see `Decoration/Completion.swift`).
     @inline(__always)
     static func willResolve<T>(
         _ registration: AnyRegistration, as type: T.Type, arguments: GivenArguments, in store: DependencyStore,
         requester: Requester
     ) throws(ResolutionError) -> Any? {
-        guard completes, let stack = ResolutionStack.currentIfCreated else { return nil }
+        guard decorates, let stack = ResolutionStack.currentIfCreated else { return nil }
         return try stack.instanceBeingCompleted(registration, in: store, requester: requester)
     }
 
@@ -55,14 +57,14 @@ extension ResolveStage {
         runFactory(registration, in: store, arguments: arguments, on: stack)
     }
 
-    /// The factory and `finish` on the resolve's frame; for a stage that `completes`, inside
+    /// The factory and `finish` on the resolve's frame; for a stage that `decorates`, inside
     /// `completingBuilds`. The body of the default `build`, and what `TimedBuild` times.
     @inline(__always)
     static func runFactory<T>(
         _ registration: Registration<T>, in store: DependencyStore, arguments: GivenArguments,
         on stack: ResolutionStack
     ) -> T {
-        if completes {
+        if decorates {
             return stack.completingBuilds(of: registration, in: store) { () -> T in
                 runOnFrame(registration, in: store, arguments: arguments, on: stack)
             }
@@ -86,11 +88,11 @@ extension ResolveStage {
 
     @inline(__always)
     static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T {
-        value
+        decorates ? store.decoratedIfAny(value, of: registration) : value
     }
 
     @inline(__always)
-    static var completes: Bool { false }
+    static var decorates: Bool { false }
 }
 
 /// The stage every app runs: the factory, and nothing else.

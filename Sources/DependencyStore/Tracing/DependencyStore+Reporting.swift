@@ -214,9 +214,5 @@ enum TimedBuild: ResolveStage {
         return value
     }
 
-    static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T {
-        store.decoratedIfAny(value, of: registration)
-    }
-
-    static var completes: Bool { true }
+    static var decorates: Bool { true }
 }

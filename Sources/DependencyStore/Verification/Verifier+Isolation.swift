@@ -179,9 +179,5 @@ enum VerifiedBuild: ResolveStage {
         return store.resolveOnMainActorForVerification(registration, as: type, requester: requester, verifier: verifier)
     }
 
-    static func finish<T>(_ value: T, of registration: Registration<T>, in store: DependencyStore) -> T {
-        store.decoratedIfAny(value, of: registration)
-    }
-
-    static var completes: Bool { true }
+    static var decorates: Bool { true }
 }
