@@ -2,12 +2,6 @@
 // `InstanceSlot.discard(of:into:)`) to the moment its close runs (with no lock held, in
 // `CloseQueue`).
 
-/// How a registration's instances are closed, as `closing { }` said.
-enum CloseHook<T> {
-    case sync((T) throws -> Void)
-    case async(@Sendable (T) async throws -> Void)
-}
-
 /// An instance a store has just let go of: taken out of its slot under the store's lock, closed
 /// after the lock is dropped. `sequence` orders it among the instances of that store (see `keep`).
 ///
@@ -125,14 +119,8 @@ extension Registration {
         // Only strongly kept instances are closed, and those are boxed (see `keep`).
         guard let box = kept as? InstanceBox else { return nil }
         let value = box.value(as: T.self)
-        if let hook = keptOptions?.withLock({ $0.close }) {
-            switch hook {
-            case .sync(let close):
-                return .sync { try close(value) }
-            case .async(let close):
-                let instance = UncheckedSendable(value)
-                return .async { try await close(instance.value) }
-            }
+        if let close = keptOptions?.withLock({ $0.close }) {
+            return close(value)
         }
         if let closable = value as? any AsyncClosable {
             let instance = UncheckedSendable(closable)

@@ -45,7 +45,7 @@ public struct RegistrationEntry<T> {
         line: UInt = #line,
         _ close: @escaping (T) throws -> Void
     ) -> Self {
-        setHook(.sync(close), fileID: fileID, line: line)
+        setHook({ value in .sync { try close(value) } }, fileID: fileID, line: line)
     }
 
     /// Says how the store closes each instance of this registration that it keeps, awaiting what
@@ -73,10 +73,14 @@ public struct RegistrationEntry<T> {
         line: UInt = #line,
         _ close: @escaping @Sendable (T) async throws -> Void
     ) -> Self {
-        setHook(.async(close), fileID: fileID, line: line)
+        setHook(
+            { value in
+                let instance = UncheckedSendable(value)
+                return .async { try await close(instance.value) }
+            }, fileID: fileID, line: line)
     }
 
-    private func setHook(_ hook: CloseHook<T>, fileID: StaticString, line: UInt) -> Self {
+    private func setHook(_ hook: @escaping (T) -> CloseAction, fileID: StaticString, line: UInt) -> Self {
         guard let options = registration.keptOptions else {
             Diagnosis.closingNeverRuns(
                 Diagnostics.label(of: registration), scope: registration.scope, registeredAt: registration.location,

@@ -7,8 +7,8 @@ import Foundation
 /// What the modifiers of a registration's entry said about the instances a slot keeps (see
 /// `Registration.keptOptions`).
 struct KeptOptions<T> {
-    /// How they are closed, as `closing { }` said.
-    var close: CloseHook<T>?
+    /// How they are closed, as `closing { }` said: the close of one instance.
+    var close: ((T) -> CloseAction)?
     /// How they are cached, as `expiring(after:)` and `cachedPerArgument()` said.
     var caching: CachePolicy?
     /// Whether `T` is an `Optional`: a `nil` result is handed out and not kept.
