@@ -102,7 +102,8 @@ final class CloseQueue: Sendable {
             return (closes[..<firstAsync], true)
         }
         for close in now {
-            Self.runSynchronously(close, as: context)
+            guard case .sync(let body) = close.action else { continue }
+            context.record(Self.outcome(of: close, as: context, body))
         }
         if startsDraining { startDraining() }
     }
@@ -285,11 +286,6 @@ final class CloseQueue: Sendable {
         default:
             item.context.record(outcome)
         }
-    }
-
-    private static func runSynchronously(_ close: PendingClose, as context: CloseContext) {
-        guard case .sync(let body) = close.action else { return }
-        context.record(outcome(of: close, as: context, body))
     }
 
     /// How `body`, the synchronous close `close`, ends when run now.
