@@ -80,8 +80,7 @@ extension Lazy: DependencyHandle {
     static func make(
         in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> Self {
-        try prepare(in: store, name: name, requester: requester)
-        try check(arguments, in: store, name: name, requester: requester, resolvesOnce: true)
+        try prepare(in: store, name: name, arguments: arguments, requester: requester)
         return Self(
             property: Injected(boundTo: store, name: name, requester: .lazyHandle(requester.location)),
             arguments: arguments)

@@ -69,8 +69,7 @@ extension Provider: DependencyHandle {
     static func make(
         in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> Self {
-        try prepare(in: store, name: name, requester: requester)
-        try check(arguments, in: store, name: name, requester: requester)
+        try prepare(in: store, name: name, arguments: arguments, requester: requester)
         return Self(binding: InjectedBinding(store), name: name, requester: requester, arguments: arguments)
     }
 
