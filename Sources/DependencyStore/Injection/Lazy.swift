@@ -51,6 +51,13 @@ public struct Lazy<Value> {
     /// What the handle was resolved with, for its one resolve.
     private let arguments: GivenArguments
 
+    /// The value: resolved on first use, the same afterwards.
+    public var value: Value {
+        property.value(resolvingWith: arguments)
+    }
+}
+
+extension Lazy {
     /// Binds to the current ``DependencyStore/shared``, as an ``Injected`` property does: the
     /// form for a `let` in a `Sendable` class.
     ///
@@ -63,16 +70,6 @@ public struct Lazy<Value> {
         property = Injected(
             boundTo: .shared, name: name, requester: .lazyHandle(SourceLocation(fileID: fileID, line: line)))
         arguments = .none
-    }
-
-    private init(property: Injected<Value>, arguments: GivenArguments) {
-        self.property = property
-        self.arguments = arguments
-    }
-
-    /// The value: resolved on first use, the same afterwards.
-    public var value: Value {
-        property.value(resolvingWith: arguments)
     }
 }
 
