@@ -53,11 +53,10 @@ public struct Provider<Value> {
     /// A call with arguments (the forms in Provider+Arities.generated.swift): they reach the factory
     /// unless the provider carries arguments of its own already.
     func call(with given: GivenArguments) -> Value {
-        if case .some(let carried) = arguments {
-            let store = binding.store
+        if case .some = arguments {
             DependencyStore.fail(
-                store.handleCalledWithArgumentsAgain(
-                    Self.self, value: Value.self, name: name, carried: .some(carried), given: given,
+                binding.store.handleCalledWithArgumentsAgain(
+                    Self.self, value: Value.self, name: name, carried: arguments, given: given,
                     requester: requester),
                 resolving: Value.self, name: name, at: requester)
         }
