@@ -26,9 +26,17 @@ extension DependencyHandle {
     /// What the handle resolves: what is missing when it cannot be made.
     static var valueType: Any.Type { Value.self }
 
-    /// Checks that `store` registers `Value` (with `name`) and records the handle for
-    /// verification, which follows it as it follows an `@Injected` property: a lazy edge.
-    static func prepare(in store: DependencyStore, name: String?, requester: Requester) throws(ResolutionError) {
+    /// Checks that `store` registers `Value` (with `name`) and that its registration takes
+    /// `arguments`, and records the handle for verification, which follows it as it follows an
+    /// `@Injected` property: a lazy edge.
+    ///
+    /// The arguments of a handle made without them are not checked when it resolves at each use
+    /// (`Provider`): its calls may pass them (`provider(arguments: ...)`). A handle that resolves
+    /// once (`Lazy`) is checked without arguments too: nothing can pass them later, so a
+    /// registration that needs them could never resolve.
+    static func prepare(
+        in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
+    ) throws(ResolutionError) {
         guard isResolvable(in: store, name: name) else {
             // Say what was asked for: the handle, which needs a registration of what it resolves.
             throw store.missingRegistration(
@@ -40,20 +48,8 @@ extension DependencyHandle {
                 Value.self, name: name, optional: false, in: store, at: requester.location,
                 resolvedEachUse: resolvesEachUse)
         }
-    }
-
-    /// Throws the wrong-arguments diagnostic when a handle is made with `arguments` that the
-    /// registration of `Value` does not take. A handle made without arguments is not checked: its
-    /// calls may pass them (`provider(arguments: ...)`).
-    ///
-    /// A handle that `resolvesOnce` (`Lazy`) is checked without arguments too: nothing can pass
-    /// them later, so a registration that needs them could never resolve.
-    static func check(
-        _ arguments: GivenArguments, in store: DependencyStore, name: String?, requester: Requester,
-        resolvesOnce: Bool = false
-    ) throws(ResolutionError) {
         let given: Bool = if case .some = arguments { true } else { false }
-        guard given || resolvesOnce,
+        guard given || !resolvesEachUse,
             let registration = store.lookUp(ObjectIdentifier(Value.self), name: name, takingKeptInstance: false)?.found?
                 .registration,
             !registration.accepts(arguments)

@@ -51,6 +51,13 @@ public struct Lazy<Value> {
     /// What the handle was resolved with, for its one resolve.
     private let arguments: GivenArguments
 
+    /// The value: resolved on first use, the same afterwards.
+    public var value: Value {
+        property.value(resolvingWith: arguments)
+    }
+}
+
+extension Lazy {
     /// Binds to the current ``DependencyStore/shared``, as an ``Injected`` property does: the
     /// form for a `let` in a `Sendable` class.
     ///
@@ -64,24 +71,13 @@ public struct Lazy<Value> {
             boundTo: .shared, name: name, requester: .lazyHandle(SourceLocation(fileID: fileID, line: line)))
         arguments = .none
     }
-
-    private init(property: Injected<Value>, arguments: GivenArguments) {
-        self.property = property
-        self.arguments = arguments
-    }
-
-    /// The value: resolved on first use, the same afterwards.
-    public var value: Value {
-        property.value(resolvingWith: arguments)
-    }
 }
 
 extension Lazy: DependencyHandle {
     static func make(
         in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> Self {
-        try prepare(in: store, name: name, requester: requester)
-        try check(arguments, in: store, name: name, requester: requester, resolvesOnce: true)
+        try prepare(in: store, name: name, arguments: arguments, requester: requester)
         return Self(
             property: Injected(boundTo: store, name: name, requester: .lazyHandle(requester.location)),
             arguments: arguments)

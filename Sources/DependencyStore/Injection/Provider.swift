@@ -53,11 +53,10 @@ public struct Provider<Value> {
     /// A call with arguments (the forms in Provider+Arities.generated.swift): they reach the factory
     /// unless the provider carries arguments of its own already.
     func call(with given: GivenArguments) -> Value {
-        if case .some(let carried) = arguments {
-            let store = binding.store
+        if case .some = arguments {
             DependencyStore.fail(
-                store.handleCalledWithArgumentsAgain(
-                    Self.self, value: Value.self, name: name, carried: .some(carried), given: given,
+                binding.store.handleCalledWithArgumentsAgain(
+                    Self.self, value: Value.self, name: name, carried: arguments, given: given,
                     requester: requester),
                 resolving: Value.self, name: name, at: requester)
         }
@@ -69,8 +68,7 @@ extension Provider: DependencyHandle {
     static func make(
         in store: DependencyStore, name: String?, arguments: GivenArguments, requester: Requester
     ) throws(ResolutionError) -> Self {
-        try prepare(in: store, name: name, requester: requester)
-        try check(arguments, in: store, name: name, requester: requester)
+        try prepare(in: store, name: name, arguments: arguments, requester: requester)
         return Self(binding: InjectedBinding(store), name: name, requester: requester, arguments: arguments)
     }
 

@@ -105,10 +105,8 @@ struct EmptiableProperty<Held> {
     /// it held is released after the lock and the gate are left: its `deinit` may run then.
     func set(_ value: Held?, _ type: Any.Type, requester: Requester) {
         enterGateToSet(gate.raw, wrapper: wrapper, type: type, name: name, requester: requester)
-        let replaced = held.withLock { held in
-            defer { held = value }
-            return held
-        }
+        var replaced = value
+        held.withLock { swap(&$0, &replaced) }
         gate.raw.leave()
         withExtendedLifetime(replaced) {}
     }
@@ -119,10 +117,7 @@ struct EmptiableProperty<Held> {
 
     /// Empties the property, releasing what it held after the lock is left.
     func release() {
-        let released = held.withLock { held in
-            defer { held = nil }
-            return held
-        }
+        let released = held.withLock { $0.take() }
         withExtendedLifetime(released) {}
     }
 }

@@ -81,7 +81,7 @@ public final class WeakInjected<T> {
         get {
             let requester = Requester.weakInjectedProperty(property.declaration)
             return property.read(
-                T.self, requester: requester, view: { $0.object.map(Self.cast) },
+                T.self, requester: requester, view: { held in held.object.map { $0 as! T } },
                 resolve: { binding in
                     let value = binding.resolve(T.self, name: property.name, arguments: .none, requester: requester)
                     guard Swift.type(of: value as Any) is AnyClass else {
@@ -136,10 +136,6 @@ public final class WeakInjected<T> {
     /// ```
     public func release() {
         property.release()
-    }
-
-    private static func cast(_ object: AnyObject) -> T {
-        object as! T
     }
 }
 

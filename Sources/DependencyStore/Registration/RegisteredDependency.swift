@@ -86,13 +86,7 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         var parts = [name.map { "\(type) (named \"\($0)\")" } ?? type]
         if isContribution { parts[0] = "element of [\(type)]" + (name.map { " named \"\($0)\"" } ?? "") }
-        if let forwardsTo {
-            parts.append("forwards to \(forwardsTo)")
-        } else if isProvidedValue {
-            parts.append("provided value")
-        } else {
-            parts.append(scope.description)
-        }
+        parts.append(forwardsTo.map { "forwards to \($0)" } ?? (isProvidedValue ? "provided value" : scope.description))
         if runsOnMainActor { parts.append("on the main actor") }
         if isAsync { parts.append("async") }
         if !argumentTypes.isEmpty { parts.append("arguments (\(argumentTypes.joined(separator: ", ")))") }
@@ -103,11 +97,7 @@ public struct RegisteredDependency: Hashable, Sendable, CustomStringConvertible 
             let inForce = contextInForce.map { "\($0) in force" } ?? "the default in force"
             parts.append("alternatives on \(contexts.map(\.description).joined(separator: ", ")) (\(inForce))")
         }
-        if keptInstances > 1 {
-            parts.append("\(keptInstances) instances kept")
-        } else if hasKeptInstance {
-            parts.append("instance kept")
-        }
+        if hasKeptInstance { parts.append(keptInstances > 1 ? "\(keptInstances) instances kept" : "instance kept") }
         if let inheritedFrom { parts.append("from \(inheritedFrom)") }
         return parts.joined(separator: ", ")
     }

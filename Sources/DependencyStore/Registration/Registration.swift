@@ -97,11 +97,6 @@ class AnyRegistration {
         case cached
         /// Kept weakly in the store's slot.
         case weak
-
-        /// Whether the store keeps instances in a slot: `.cached` and `.weak`.
-        var keepsInstances: Bool {
-            self == .cached || self == .weak
-        }
     }
 
     init(
@@ -109,8 +104,7 @@ class AnyRegistration {
         name: String?,
         scope: Scope,
         location: SourceLocation,
-        argumentTypes: [Any.Type]?,
-        acceptsArguments: ((Any) -> Bool)?,
+        arguments: (types: [Any.Type], accept: (Any) -> Bool)?,
         isolation: Isolation,
         role: Role,
         assembly: AssemblyTag?,
@@ -121,7 +115,7 @@ class AnyRegistration {
         self.isolation = isolation
         self.role = role
         self.assembly = assembly
-        isPlain = argumentTypes == nil && isolation == .none
+        isPlain = arguments == nil && isolation == .none
         if case .forward = role { isForward = true } else { isForward = false }
         self.name = name
         self.scope = scope
@@ -133,9 +127,9 @@ class AnyRegistration {
             case .weak: .weak
             }
         self.location = location
-        self.argumentTypes = argumentTypes
-        self.acceptsArguments = acceptsArguments
-        slot = lifetime.keepsInstances ? InstanceSlot() : nil
+        argumentTypes = arguments?.types
+        acceptsArguments = arguments?.accept
+        slot = lifetime == .cached || lifetime == .weak ? InstanceSlot() : nil
     }
 
     /// How to close `kept`, an instance this registration built that a slot kept and has just let
@@ -194,22 +188,25 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         assembly: AssemblyTag? = AssemblyTag.current,
         build: @escaping (DependencyStore, GivenArguments) -> T,
         buildAsync: (@Sendable (DependencyStore, Requester) async throws -> T)? = nil,
-        isProvided: Bool = false
+        isProvided: Bool = false,
+        keptOptions: Lock<KeptOptions<T>>? = nil
     ) {
         self.build = build
         self.buildAsync = buildAsync
+        // Options of their own, unless the registration shares those given (a copy of one whose
+        // scope keeps instances: no copy is given any for a scope that keeps none).
         switch scope.kind {
         case .singleton, .custom:
-            keptOptions = Lock(KeptOptions(close: nil, mayBeNil: T.self is any OptionalProtocol.Type))
-        case .unique, .graph, .weak: keptOptions = nil
+            self.keptOptions =
+                keptOptions ?? Lock(KeptOptions(close: nil, mayBeNil: T.self is any OptionalProtocol.Type))
+        case .unique, .graph, .weak: self.keptOptions = nil
         }
         super.init(
             type: T.self,
             name: name,
             scope: scope,
             location: location,
-            argumentTypes: arguments?.types,
-            acceptsArguments: arguments?.accept,
+            arguments: arguments,
             isolation: isolation,
             role: role,
             assembly: assembly,
@@ -233,25 +230,15 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
     /// registration `isProvided`: a provided value with alternatives is a registration that
     /// chooses, which a lookup must not hand out as the value it was (that builds with no store of
     /// its own).
-    init(
+    convenience init(
         _ base: Registration<T>, role: Role, build: @escaping (DependencyStore, GivenArguments) -> T,
         keptOptions: Lock<KeptOptions<T>>?, isProvided: Bool = false
     ) {
-        self.build = build
-        buildAsync = base.buildAsync
-        self.keptOptions = keptOptions
-        super.init(
-            type: T.self,
-            name: base.name,
-            scope: base.scope,
-            location: base.location,
-            argumentTypes: base.argumentTypes,
-            acceptsArguments: base.acceptsArguments,
-            isolation: base.isolation,
-            role: role,
-            assembly: base.assembly,
-            isProvided: isProvided
-        )
+        self.init(
+            name: base.name, scope: base.scope, location: base.location,
+            arguments: base.argumentTypes.map { ($0, base.acceptsArguments!) }, isolation: base.isolation, role: role,
+            assembly: base.assembly, build: build, buildAsync: base.buildAsync, isProvided: isProvided,
+            keptOptions: keptOptions)
     }
 
     func copyForVerification() -> AnyRegistration {

@@ -20,15 +20,15 @@ extension DependencyStore {
             registry.inheritedSlots.mapValues { $0.slot.keptCount }
         }
         var listed: [RegisteredDependency] = []
-        var seen: Set<ListingKey> = []
-        var seenElements: Set<ListingKey> = []
+        var seen: Set<TypeAndName> = []
+        var seenElements: Set<TypeAndName> = []
         for store in sequence(first: self, next: \.parent) {
             let inheritedFrom = store === self ? nil : store.description
             listed += store.registry.withLock { registry in
                 (registry.all + registry.allContributions).compactMap { registration in
                     // A nearer store's registration of the same type and name hides this one, and
                     // so does a nearer element of the same name; unnamed elements add up.
-                    let key = ListingKey(type: ObjectIdentifier(registration.type), name: registration.name)
+                    let key = TypeAndName(type: ObjectIdentifier(registration.type), name: registration.name)
                     if case .contribution = registration.role {
                         guard registration.name == nil || seenElements.insert(key).inserted else { return nil }
                     } else {
@@ -43,11 +43,6 @@ extension DependencyStore {
             }
         }
         return listed.sorted { ($0.type, $0.name ?? "", $0.registeredAt) < ($1.type, $1.name ?? "", $1.registeredAt) }
-    }
-
-    private struct ListingKey: Hashable {
-        let type: ObjectIdentifier
-        let name: String?
     }
 }
 
