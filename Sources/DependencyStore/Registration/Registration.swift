@@ -97,6 +97,11 @@ class AnyRegistration {
         case cached
         /// Kept weakly in the store's slot.
         case weak
+
+        /// Whether the store keeps instances in a slot: `.cached` and `.weak`.
+        var keepsInstances: Bool {
+            self == .cached || self == .weak
+        }
     }
 
     init(
@@ -104,7 +109,8 @@ class AnyRegistration {
         name: String?,
         scope: Scope,
         location: SourceLocation,
-        arguments: (types: [Any.Type], accept: (Any) -> Bool)?,
+        argumentTypes: [Any.Type]?,
+        acceptsArguments: ((Any) -> Bool)?,
         isolation: Isolation,
         role: Role,
         assembly: AssemblyTag?,
@@ -115,7 +121,7 @@ class AnyRegistration {
         self.isolation = isolation
         self.role = role
         self.assembly = assembly
-        isPlain = arguments == nil && isolation == .none
+        isPlain = argumentTypes == nil && isolation == .none
         if case .forward = role { isForward = true } else { isForward = false }
         self.name = name
         self.scope = scope
@@ -127,9 +133,9 @@ class AnyRegistration {
             case .weak: .weak
             }
         self.location = location
-        argumentTypes = arguments?.types
-        acceptsArguments = arguments?.accept
-        slot = lifetime == .cached || lifetime == .weak ? InstanceSlot() : nil
+        self.argumentTypes = argumentTypes
+        self.acceptsArguments = acceptsArguments
+        slot = lifetime.keepsInstances ? InstanceSlot() : nil
     }
 
     /// How to close `kept`, an instance this registration built that a slot kept and has just let
@@ -188,25 +194,22 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
         assembly: AssemblyTag? = AssemblyTag.current,
         build: @escaping (DependencyStore, GivenArguments) -> T,
         buildAsync: (@Sendable (DependencyStore, Requester) async throws -> T)? = nil,
-        isProvided: Bool = false,
-        keptOptions: Lock<KeptOptions<T>>? = nil
+        isProvided: Bool = false
     ) {
         self.build = build
         self.buildAsync = buildAsync
-        // Options of their own, unless the registration shares those given (a copy of one whose
-        // scope keeps instances: no copy is given any for a scope that keeps none).
         switch scope.kind {
         case .singleton, .custom:
-            self.keptOptions =
-                keptOptions ?? Lock(KeptOptions(close: nil, mayBeNil: T.self is any OptionalProtocol.Type))
-        case .unique, .graph, .weak: self.keptOptions = nil
+            keptOptions = Lock(KeptOptions(close: nil, mayBeNil: T.self is any OptionalProtocol.Type))
+        case .unique, .graph, .weak: keptOptions = nil
         }
         super.init(
             type: T.self,
             name: name,
             scope: scope,
             location: location,
-            arguments: arguments,
+            argumentTypes: arguments?.types,
+            acceptsArguments: arguments?.accept,
             isolation: isolation,
             role: role,
             assembly: assembly,
@@ -230,15 +233,25 @@ final class Registration<T>: AnyRegistration, VerifiableRegistration, @unchecked
     /// registration `isProvided`: a provided value with alternatives is a registration that
     /// chooses, which a lookup must not hand out as the value it was (that builds with no store of
     /// its own).
-    convenience init(
+    init(
         _ base: Registration<T>, role: Role, build: @escaping (DependencyStore, GivenArguments) -> T,
         keptOptions: Lock<KeptOptions<T>>?, isProvided: Bool = false
     ) {
-        self.init(
-            name: base.name, scope: base.scope, location: base.location,
-            arguments: base.argumentTypes.map { ($0, base.acceptsArguments!) }, isolation: base.isolation, role: role,
-            assembly: base.assembly, build: build, buildAsync: base.buildAsync, isProvided: isProvided,
-            keptOptions: keptOptions)
+        self.build = build
+        buildAsync = base.buildAsync
+        self.keptOptions = keptOptions
+        super.init(
+            type: T.self,
+            name: base.name,
+            scope: base.scope,
+            location: base.location,
+            argumentTypes: base.argumentTypes,
+            acceptsArguments: base.acceptsArguments,
+            isolation: base.isolation,
+            role: role,
+            assembly: base.assembly,
+            isProvided: isProvided
+        )
     }
 
     func copyForVerification() -> AnyRegistration {
