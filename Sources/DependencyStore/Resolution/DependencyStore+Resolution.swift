@@ -582,15 +582,18 @@ extension DependencyStore {
     /// What the first read of an `@Injected` property through this store finds of `key` (without
     /// a name or arguments) before it copies anything, with what holds it: a value this store
     /// provides, in a room, or an instance it keeps of its own registration, under this store's
-    /// lock (`ownValueLeavingLockHeld`); or an instance the parent publishes (`StoreCore.sharedInstanceValue`), under this thread's
-    /// hazard (`hazard`), without retaining its box. `nil`, with nothing held, when the read
-    /// resolves through the store instead. See `OnceStorage.beginFirstRead(of:)`.
+    /// lock (`ownValueLeavingLockHeld`); or an instance the parent publishes
+    /// (`StoreCore.sharedInstanceValue`), under this thread's hazard (`hazard`), without retaining
+    /// its box. `nil`, with nothing held, when the read resolves through the store instead. See
+    /// `OnceStorage.beginFirstRead(of:)`.
     ///
-    /// The parent's instance is found only when this store never registered `key` (its
-    /// `keyFilter` says so), shares its ancestors' instances and has no observers
+    /// The parent's instance is looked for only when this store has nothing for `key`: it never
+    /// registered it (its `keyFilter` says so, and this store's lock is not taken), or its own look
+    /// found nothing (`OwnValue.absent`: the filter's bit was another type's, or a name's). And
+    /// only while the store shares its ancestors' instances and has no observers
     /// (`mayShareWithoutObservers`): what the lookup of an unnamed `key` without arguments would
-    /// find after a miss in this store (`findInherited`), found without taking this store's lock,
-    /// so that a request's property for an app-wide singleton takes no lock. Its words are read
+    /// find after a miss in this store (`findInherited`), found without the generic lookup, so
+    /// that a request's property for an app-wide singleton takes no lock. Its words are read
     /// with no lock: a registration, override, decorator or observer this store gets meanwhile on
     /// another thread may or may not be seen, as with any change made while a resolve runs; one
     /// made before, on this thread or one it synchronised with, is. When an ancestor registered
