@@ -32,10 +32,10 @@ extension StoreCore.Registry {
     /// Records that `new` replaced `old` in this store.
     mutating func recordOverride(of old: AnyRegistration, by new: AnyRegistration) {
         let entry = OverrideRecord(of: old, by: new)
-        if let index = overrides.firstIndex(where: { $0.isSame(as: entry) }) {
-            overrides[index].count += 1
+        if let index = self.overrides.firstIndex(where: { $0.isSame(as: entry) }) {
+            self.overrides[index].count += 1
         } else {
-            overrides.append(entry)
+            self.overrides.append(entry)
         }
     }
 }

@@ -227,7 +227,7 @@ extension StoreCore.Registry {
     mutating func remove(_ registration: AnyRegistration, at location: SourceLocation, how: String) {
         let key = ObjectIdentifier(registration.type)
         self[key, registration.name] = nil
-        removals[TypeAndName(type: key, name: registration.name)] = Removal(
+        self.removals[TypeAndName(type: key, name: registration.name)] = Removal(
             registeredAt: registration.location, removedAt: location, how: how)
     }
 }

@@ -185,6 +185,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         withUnsafeMutablePointerToHeader { $0.pointee.providedValues.dropValues() }
     }
 
+    @dynamicMemberLookup
     struct Registry {
         /// Registrations without a name, by `ObjectIdentifier` of the type they are for: the
         /// table the common resolve reads (see `TypeTable`).
@@ -230,30 +231,30 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// a removal or a new registration took `registration` away.
         func owns(_ slot: InstanceSlot, of registration: AnyRegistration) -> Bool {
             guard registration.slot === slot else {
-                return inheritedSlots[ObjectIdentifier(registration)]?.slot === slot
+                return self.inheritedSlots[ObjectIdentifier(registration)]?.slot === slot
             }
             let key = ObjectIdentifier(registration.type)
             if registration.role.isContribution {
-                return contributions[key]?.contains { $0 === registration } ?? false
+                return self.contributions[key]?.contains { $0 === registration } ?? false
             }
             return stored(key, registration.name) === registration
         }
 
         /// Adds a child, which stays until it ends (`removeChild`).
         mutating func addChild(_ core: StoreCore) {
-            children.append(core)
+            self.children.append(core)
         }
 
         /// Removes a child that ended. The latest children are the likeliest to end first.
         mutating func removeChild(_ core: StoreCore) {
-            if let index = children.lastIndex(where: { $0 === core }) {
-                children.remove(at: index)
+            if let index = self.children.lastIndex(where: { $0 === core }) {
+                self.children.remove(at: index)
             }
         }
 
         /// What a store uses rarely (most stores of a test or a request never do), made on its
-        /// first change: see `Extras`. Read through the properties below, which answer empty
-        /// while it is `nil`.
+        /// first change: see `Extras`. Read through `subscript(dynamicMember:)`, which answers
+        /// empty while it is `nil`.
         private var extras: Extras?
 
         /// The extras, made now if they were not.
@@ -264,93 +265,13 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
             return made
         }
 
-        /// Registrations with a name, by type and name.
-        var named: [NamedKey: AnyRegistration] {
-            get { extras?.named ?? .init() }
-            _modify { yield &extrasForChange().named }
-        }
-        /// The cores of the stores layered over this one that joined it (`StoreCore.joinAncestors`:
-        /// before they registered something other than a provided value, or made a slot for an
-        /// inherited registration) and have not ended: a replaced registration must reach the
-        /// instances they keep for it. Held strongly, and removed by
-        /// the child itself when it ends (`close()`), under this lock: a weak reference would give
-        /// every child core a side-table reference count, an allocation and the slow path on each
-        /// of its retains and releases, about 1,500 instructions a store per request. An ended
-        /// store keeps nothing a parent's change must reach (see `close()`).
-        var children: [StoreCore] {
-            get { extras?.children ?? [] }
-            _modify { yield &extrasForChange().children }
-        }
-        /// This store's own instances of cached-scope registrations it inherited from an ancestor,
-        /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
-        /// identifier cannot be reused while the entry exists.
-        var inheritedSlots: [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] {
-            get { extras?.inheritedSlots ?? .init() }
-            _modify { yield &extrasForChange().inheritedSlots }
-        }
-        /// The elements contributed to collections, by `ObjectIdentifier` of the element type, in
-        /// the order contributed (see `DependencyStore+Collections.swift`).
-        var contributions: [ObjectIdentifier: [AnyRegistration]] {
-            get { extras?.contributions ?? .init() }
-            _modify { yield &extrasForChange().contributions }
-        }
-        /// The decorators added to this store, by `ObjectIdentifier` of the type they decorate, in
-        /// the order added.
-        var decorators: [ObjectIdentifier: [Decorator]] {
-            get { extras?.decorators ?? .init() }
-            _modify { yield &extrasForChange().decorators }
-        }
-        /// What assemblies (or anyone) declared that some assembly must register, in order.
-        var requirements: [Requirement] {
-            get { extras?.requirements ?? [] }
-            _modify { yield &extrasForChange().requirements }
-        }
-        /// Every registration (or named contribution) that replaced another of this store, in
-        /// order; one entry per pair of places, however often it happened.
-        var overrides: [OverrideRecord] {
-            get { extras?.overrides ?? [] }
-            _modify { yield &extrasForChange().overrides }
-        }
-        /// What `unregister` and `unload` removed, by type and name, for the diagnostic of a
-        /// resolve that comes after; forgotten when something is registered there again. The
-        /// sharing rule reads it too (`Removal.epoch`, `StoreCore.checkShadowing`): forget an entry
-        /// only when the type is registered again, or stores layered over this one may miss an
-        /// overlap.
-        var removals: [TypeAndName: Removal] {
-            get { extras?.removals ?? .init() }
-            _modify { yield &extrasForChange().removals }
-        }
-        /// The assemblies applied to this store (nested ones too) and not unloaded since, by type,
-        /// with the assemblies that applied them: what `unload` tells a never-applied assembly by.
-        var appliedAssemblies: [ObjectIdentifier: [ObjectIdentifier]] {
-            get { extras?.appliedAssemblies ?? .init() }
-            _modify { yield &extrasForChange().appliedAssemblies }
-        }
-        /// The assemblies unloaded from this store and not applied again since.
-        var unloadedAssemblies: Set<ObjectIdentifier> {
-            get { extras?.unloadedAssemblies ?? .init() }
-            _modify { yield &extrasForChange().unloadedAssemblies }
-        }
-        /// Collections (by element type) whose every element an `unload` removed: what a resolve
-        /// of the collection that finds nothing names.
-        var elementRemovals: [ObjectIdentifier: Removal] {
-            get { extras?.elementRemovals ?? .init() }
-            _modify { yield &extrasForChange().elementRemovals }
-        }
-        /// What `onCloseFailure` installed, `nil` for none; see `Closing/`.
-        var closeFailureHandler: (@Sendable (CloseFailure) -> Void)? {
-            get { extras?.closeFailureHandler }
-            _modify { yield &extrasForChange().closeFailureHandler }
-        }
-        /// The store's `closeQueue`, once it has one.
-        var closeQueue: CloseQueue? {
-            get { extras?.closeQueue }
-            _modify { yield &extrasForChange().closeQueue }
-        }
-        /// What `useCacheClock` installed, `nil` for none; see `CacheClock`.
-        var cacheClock: InstalledClock? {
-            get { extras?.cacheClock }
-            _modify { yield &extrasForChange().cacheClock }
+        /// A field of `Extras` (`registry.named`, say): read as the field's empty value while the
+        /// store has no extras, which a change makes. Inlined, so that the key path, a constant at
+        /// each use, becomes a plain access of the field. The registry's own code (its extensions
+        /// included) writes `self.named`: a bare name does not go through this subscript.
+        subscript<Value: EmptyFieldValue>(dynamicMember field: ReferenceWritableKeyPath<Extras, Value>) -> Value {
+            @inline(__always) get { extras.map { $0[keyPath: field] } ?? .empty }
+            @inline(__always) _modify { yield &extrasForChange()[keyPath: field] }
         }
         /// Whether no decorator and no contribution was ever added: read by the sharing rule on
         /// every resolve through a layered store, without making the extras.
@@ -371,7 +292,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// The type and name of everything this store registers or provides itself.
         var ownKeys: [TypeAndName] {
             unnamed.values.map { TypeAndName(type: ObjectIdentifier($0.type), name: nil) }
-                + named.keys.map { TypeAndName(type: $0.type, name: $0.name) }
+                + self.named.keys.map { TypeAndName(type: $0.type, name: $0.name) }
                 + providedValues.keys.map { TypeAndName(type: $0, name: nil) }
         }
 
@@ -379,7 +300,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         var all: [AnyRegistration] {
             mutating get {
                 registerProvidedValues()
-                return unnamed.values + Array(named.values)
+                return unnamed.values + Array(self.named.values)
             }
         }
 
@@ -407,7 +328,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
 
         /// Every element contributed to a collection of this store.
         var allContributions: [AnyRegistration] {
-            contributions.values.flatMap { $0 }
+            self.contributions.values.flatMap { $0 }
         }
 
         /// Takes the instances out of every slot of the store whose registration `matching`
@@ -421,7 +342,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
                 }
             }
             unnamed.forEach(discard)
-            named.values.forEach(discard)
+            self.named.values.forEach(discard)
             guard let extras else { return }
             for elements in extras.contributions.values { elements.forEach(discard) }
             for entry in extras.inheritedSlots.values where matching(entry.registration) {
@@ -433,7 +354,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         @inline(__always)
         func registers(_ type: ObjectIdentifier, name: String?) -> Bool {
             if let name {
-                named[NamedKey(type: type, name: name)] != nil
+                self.named[NamedKey(type: type, name: name)] != nil
             } else {
                 unnamed.contains(type) || providedValues.contains(type)
             }
@@ -443,7 +364,7 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// not yet turned into its registration. What a resolve looks at first.
         @inline(__always)
         func stored(_ type: ObjectIdentifier, _ name: String?) -> AnyRegistration? {
-            if let name { named[NamedKey(type: type, name: name)] } else { unnamed[type] }
+            if let name { self.named[NamedKey(type: type, name: name)] } else { unnamed[type] }
         }
 
         /// Whether nothing is registered or provided for `type` without a name: where a value
@@ -457,12 +378,12 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         /// `nil`) replaces whatever was there, a provided value included.
         subscript(type: ObjectIdentifier, name: String?) -> AnyRegistration? {
             mutating get {
-                if let name { return named[NamedKey(type: type, name: name)] }
+                if let name { return self.named[NamedKey(type: type, name: name)] }
                 return unnamed[type] ?? registerProvidedValue(type)
             }
             set {
                 if let name {
-                    named[NamedKey(type: type, name: name)] = newValue
+                    self.named[NamedKey(type: type, name: name)] = newValue
                 } else {
                     // Every caller read the registration first, which took any value provided.
                     if !providedValues.isEmpty { _ = registerProvidedValue(type) }
@@ -474,22 +395,55 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
 
     /// The parts of a registry that most stores never use, in an object of their own made on
     /// first use (`Registry.extrasForChange`): a store that uses none of them neither initialises
-    /// nor destroys them. Only ever touched under the registry's lock, through the registry.
+    /// nor destroys them. Only ever touched under the registry's lock, through the registry, which
+    /// reads each field as `registry.named` (say), empty while the store has no extras.
     final class Extras {
+        /// Registrations with a name, by type and name.
         @exclusivity(unchecked) var named: [NamedKey: AnyRegistration] = .init()
+        /// The cores of the stores layered over this one that joined it (`StoreCore.joinAncestors`:
+        /// before they registered something other than a provided value, or made a slot for an
+        /// inherited registration) and have not ended: a replaced registration must reach the
+        /// instances they keep for it. Held strongly, and removed by
+        /// the child itself when it ends (`close()`), under this lock: a weak reference would give
+        /// every child core a side-table reference count, an allocation and the slow path on each
+        /// of its retains and releases, about 1,500 instructions a store per request. An ended
+        /// store keeps nothing a parent's change must reach (see `close()`).
         @exclusivity(unchecked) var children: [StoreCore] = []
+        /// This store's own instances of cached-scope registrations it inherited from an ancestor,
+        /// by `ObjectIdentifier` of the registration. The entry holds the registration, so that
+        /// identifier cannot be reused while the entry exists.
         @exclusivity(unchecked) var inheritedSlots:
             [ObjectIdentifier: (registration: AnyRegistration, slot: InstanceSlot)] = .init()
+        /// The elements contributed to collections, by `ObjectIdentifier` of the element type, in
+        /// the order contributed (see `DependencyStore+Collections.swift`).
         @exclusivity(unchecked) var contributions: [ObjectIdentifier: [AnyRegistration]] = .init()
+        /// The decorators added to this store, by `ObjectIdentifier` of the type they decorate, in
+        /// the order added.
         @exclusivity(unchecked) var decorators: [ObjectIdentifier: [Decorator]] = .init()
+        /// What assemblies (or anyone) declared that some assembly must register, in order.
         @exclusivity(unchecked) var requirements: [Requirement] = []
+        /// Every registration (or named contribution) that replaced another of this store, in
+        /// order; one entry per pair of places, however often it happened.
         @exclusivity(unchecked) var overrides: [OverrideRecord] = []
+        /// What `unregister` and `unload` removed, by type and name, for the diagnostic of a
+        /// resolve that comes after; forgotten when something is registered there again. The
+        /// sharing rule reads it too (`Removal.epoch`, `StoreCore.checkShadowing`): forget an entry
+        /// only when the type is registered again, or stores layered over this one may miss an
+        /// overlap.
         @exclusivity(unchecked) var removals: [TypeAndName: Removal] = .init()
+        /// The assemblies applied to this store (nested ones too) and not unloaded since, by type,
+        /// with the assemblies that applied them: what `unload` tells a never-applied assembly by.
         @exclusivity(unchecked) var appliedAssemblies: [ObjectIdentifier: [ObjectIdentifier]] = .init()
+        /// The assemblies unloaded from this store and not applied again since.
         @exclusivity(unchecked) var unloadedAssemblies = Set<ObjectIdentifier>()
+        /// Collections (by element type) whose every element an `unload` removed: what a resolve
+        /// of the collection that finds nothing names.
         @exclusivity(unchecked) var elementRemovals: [ObjectIdentifier: Removal] = .init()
+        /// What `onCloseFailure` installed, `nil` for none; see `Closing/`.
         @exclusivity(unchecked) var closeFailureHandler: (@Sendable (CloseFailure) -> Void)?
+        /// The store's `closeQueue`, once it has one.
         @exclusivity(unchecked) var closeQueue: CloseQueue?
+        /// What `useCacheClock` installed, `nil` for none; see `CacheClock`.
         @exclusivity(unchecked) var cacheClock: InstalledClock?
     }
 
@@ -604,6 +558,27 @@ final class StoreCore: LockStorage<StoreCore.Registry> {
         let store = DependencyStore.resolving(through: self)
         closeQueue.close(closes, as: store.closing(because: "the end of the store"))
     }
+}
+
+/// The type of a field of `StoreCore.Extras`, which a store without extras reads as `empty`.
+protocol EmptyFieldValue {
+    static var empty: Self { get }
+}
+
+extension Array: EmptyFieldValue {
+    static var empty: Self { Self() }
+}
+
+extension Dictionary: EmptyFieldValue {
+    static var empty: Self { Self() }
+}
+
+extension Set: EmptyFieldValue {
+    static var empty: Self { Self() }
+}
+
+extension Optional: EmptyFieldValue {
+    static var empty: Self { nil }
 }
 
 /// A store's core, held weakly: what a `ResolveObservation` holds, which must not keep a store alive.
