@@ -375,6 +375,47 @@ struct GraphPictureTests {
     }
 }
 
+/// The report's last two sections, word for word: neither is checked whole anywhere else.
+@Suite("verify() report sections")
+struct VerificationReportSectionTests {
+    @Test("alternatives for contexts and registrations skipped for their isolation, each under its title")
+    func alternativesAndIsolationSkips() {
+        let store = DependencyStore()
+        store.register(URLSessionTransport(), for: Transport.self, fileID: "App/Wiring.swift", line: 3)
+            .on(.test) { _ in NamedTransport("mock") }
+            .on(.preview) { _ in NamedTransport("preview") }
+        store.register(Transport.self, name: "backup", fileID: "App/Wiring.swift", line: 6) { _ in
+            URLSessionTransport()
+        }
+        .on(.test) { _ in NamedTransport("backup mock") }
+        store.register(ProfileModel.self, on: MainActor.self, fileID: "App/Wiring.swift", line: 9) { _ in
+            ProfileModel(number: 1)
+        }
+        store.register(Database.self, fileID: "App/Wiring.swift", line: 12) { _ async throws in
+            Database(generation: 0)
+        }
+        store.register(Banner.self, fileID: "App/Wiring.swift", line: 14) { store in
+            _ = store.resolve(ProfileModel.self)
+            return Banner(greeting: FixedGreeting(""), clock: FixedClock(0))
+        }
+
+        let report = DependencyContext.withActive([.preview]) { store.verify() }
+
+        // The summary line names the store by where this test created it.
+        let sections = report.description.split(separator: "\n").dropFirst().joined(separator: "\n")
+        #expect(
+            sections == """
+                Alternatives for contexts (each was built; the one in force is what the others resolve):
+                - Transport, registered at App/Wiring.swift:3: .preview in force, of .test, .preview
+                - Transport (named "backup"), registered at App/Wiring.swift:6: the default in force, of .test
+                Skipped, as verify() builds on threads of its own (await verifyAsync() to build these on the main actor and in tasks):
+                - Database, registered at App/Wiring.swift:12: its factory is async
+                - ProfileModel, registered at App/Wiring.swift:9: its factory runs on the main actor
+                - Banner, registered at App/Wiring.swift:14: it needs ProfileModel, whose factory runs on the main actor
+                """)
+    }
+}
+
 /// A decorator or completion step that matches nothing would never run: verify says so.
 @Suite struct UnmatchedDecoratorTests {
     @Test func aDecoratorForANameNothingRegistersIsReported() {
