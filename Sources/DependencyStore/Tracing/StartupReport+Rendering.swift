@@ -16,7 +16,7 @@ extension StartupReport: CustomStringConvertible {
         }
         let runs = entries.reduce(0) { $0 + $1.count }
         let summary =
-            "\(Self.counted(entries.count, "factory", "factories")) ran \(Self.counted(runs, "time", "times")): "
+            "\(Tracing.counted(entries.count, "factory", "factories")) ran \(Tracing.counted(runs, "time", "times")): "
             + "\(Tracing.milliseconds(factoryNanoseconds)) ms in factories, over \(elapsed) ms recorded. Slowest first:"
         let header = ["own ms", "total ms", "runs", "scope", "registration", "store"]
         let rows = entries.map { entry in
@@ -37,10 +37,5 @@ extension StartupReport: CustomStringConvertible {
             .joined(separator: "  ")
         }
         return ([summary, ""] + lines).joined(separator: "\n")
-    }
-
-    /// `1 factory`, `3 factories`.
-    private static func counted(_ count: Int, _ singular: String, _ plural: String) -> String {
-        "\(count) \(count == 1 ? singular : plural)"
     }
 }

@@ -14,18 +14,17 @@ enum Tracing {
         static let monotonic = Clock { DispatchTime.now().uptimeNanoseconds }
     }
 
-    /// `Greeting`, or `Greeting (named "formal")`: as `registrations` lists them.
-    static func label(of type: Any.Type, name: String?) -> String {
+    /// `Greeting`, or `Greeting (named "formal")`: as `registrations` lists them; with a scope,
+    /// `Greeting (.singleton)`, or `Greeting (named "formal", .singleton)`.
+    static func label(of type: Any.Type, name: String?, scope: Scope? = nil) -> String {
+        let details = [name.map { "named \"\($0)\"" }, scope?.description].compactMap { $0 }
         let shortName = Diagnostics.shortName(of: type)
-        guard let name else { return shortName }
-        return "\(shortName) (named \"\(name)\")"
+        return details.isEmpty ? shortName : "\(shortName) (\(details.joined(separator: ", ")))"
     }
 
-    /// `Greeting (.singleton)`, or `Greeting (named "formal", .singleton)`.
-    static func label(of type: Any.Type, name: String?, scope: Scope) -> String {
-        let shortName = Diagnostics.shortName(of: type)
-        guard let name else { return "\(shortName) (\(scope))" }
-        return "\(shortName) (named \"\(name)\", \(scope))"
+    /// `1 factory`, `2 factories`: `count` with the noun in the number it takes.
+    static func counted(_ count: Int, _ singular: String, _ plural: String) -> String {
+        "\(count) \(count == 1 ? singular : plural)"
     }
 
     /// `end - start`, or 0 for a clock that went back.

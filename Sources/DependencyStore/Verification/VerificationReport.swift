@@ -101,13 +101,8 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// One line for the summary, one line per problem (with its fix), then the skipped
     /// registrations.
     public var description: String {
-        let checked = verifiedCount == 1 ? "1 registration" : "\(verifiedCount) registrations"
-        let found =
-            switch problems.count {
-            case 0: "no problems"
-            case 1: "1 problem"
-            default: "\(problems.count) problems"
-            }
+        let checked = Tracing.counted(verifiedCount, "registration", "registrations")
+        let found = problems.isEmpty ? "no problems" : Tracing.counted(problems.count, "problem", "problems")
         var lines = ["verify(): \(storeDescription): checked \(checked), \(found)."]
         lines += problems.map { "- \($0)" }
         // Each list under its title, when it has anything.
