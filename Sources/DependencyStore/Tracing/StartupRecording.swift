@@ -13,8 +13,9 @@ public final class StartupRecording {
 
     private struct State {
         let start: UInt64
-        /// The runs so far, by registration and store.
-        var runs: [StartupReport.Key: StartupReport.Runs] = [:]
+        /// The runs so far, added up by registration and store: each under its entry with no
+        /// runs yet.
+        var runs: [StartupReport.Entry: StartupReport.Entry] = [:]
         /// Set by the first `stop()`, which later ones return.
         var report: StartupReport?
     }
@@ -28,10 +29,10 @@ public final class StartupRecording {
         // stops it.
         observation = store.observeResolves { event in
             guard let build = event.build else { return }
-            let key = StartupReport.Key(label: event.label, scope: event.scope, store: event.store)
+            let unrun = StartupReport.Entry(label: event.label, scope: event.scope, store: event.store)
             state.withLock { state in
                 guard state.report == nil else { return }
-                state.runs[key, default: StartupReport.Runs()].add(build)
+                state.runs[unrun, default: unrun].add(build)
             }
         }
     }
@@ -50,7 +51,7 @@ public final class StartupRecording {
         return state.withLock { state in
             if let report = state.report { return report }
             let report = StartupReport(
-                runs: state.runs, elapsedNanoseconds: Tracing.elapsed(from: state.start, to: end))
+                entries: state.runs.values, elapsedNanoseconds: Tracing.elapsed(from: state.start, to: end))
             state.report = report
             return report
         }

@@ -22,12 +22,19 @@ public struct StartupReport {
         /// The store that ran it, as diagnostics name it.
         public let store: String
         /// How many times its factory ran.
-        public let count: Int
+        public internal(set) var count = 0
         /// The factory's time, from start to return, over every run: the builds it asked for
         /// included.
-        public let nanoseconds: UInt64
+        public internal(set) var nanoseconds: UInt64 = 0
         /// The factory's time less the reported builds it asked for, over every run.
-        public let ownNanoseconds: UInt64
+        public internal(set) var ownNanoseconds: UInt64 = 0
+
+        /// Adds one run of the factory, as a recording meets it.
+        mutating func add(_ build: ResolveEvent.Build) {
+            count += 1
+            nanoseconds &+= build.nanoseconds
+            ownNanoseconds &+= build.ownNanoseconds
+        }
     }
 
     /// The registrations whose factories ran, slowest own time first; ties by inclusive time,
@@ -43,36 +50,11 @@ public struct StartupReport {
         entries.reduce(0) { $0 &+ $1.ownNanoseconds }
     }
 
-    init(runs: [Key: Runs], elapsedNanoseconds: UInt64) {
+    init(entries: some Sequence<Entry>, elapsedNanoseconds: UInt64) {
         self.elapsedNanoseconds = elapsedNanoseconds
-        entries = runs.map { key, runs in
-            Entry(
-                label: key.label, scope: key.scope, store: key.store, count: runs.count,
-                nanoseconds: runs.nanoseconds, ownNanoseconds: runs.ownNanoseconds)
-        }
-        .sorted { first, second in
+        self.entries = entries.sorted { first, second in
             (second.ownNanoseconds, second.nanoseconds, first.label, first.store)
                 < (first.ownNanoseconds, first.nanoseconds, second.label, second.store)
-        }
-    }
-
-    /// What a recording adds runs up by.
-    struct Key: Hashable {
-        let label: String
-        let scope: Scope
-        let store: String
-    }
-
-    /// The runs of one registration, added up.
-    struct Runs {
-        var count = 0
-        var nanoseconds: UInt64 = 0
-        var ownNanoseconds: UInt64 = 0
-
-        mutating func add(_ build: ResolveEvent.Build) {
-            count += 1
-            nanoseconds &+= build.nanoseconds
-            ownNanoseconds &+= build.ownNanoseconds
         }
     }
 }
