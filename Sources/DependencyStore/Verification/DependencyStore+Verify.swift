@@ -313,16 +313,12 @@ private struct VerificationPlan {
         unusedSamples = sampleArguments.indices.filter { !usedSamples.contains($0) }.map { sampleArguments[$0].label }
     }
 
-    /// Builds `roots` as `verify()` does, on a thread of the verifier's own that waits for each,
-    /// so that the awaiting task (perhaps on the main actor, which they may need) only awaits.
+    /// Builds `roots` as `verify()` does, on a thread of the verifier's own that waits for each.
     func runSynchronous(_ roots: [(registration: AnyRegistration, arguments: GivenArguments)]) async {
         guard !roots.isEmpty else { return }
         let unchecked = UncheckedSendable((self, roots))
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            unchecked.value.0.verifier.startWorker {
-                unchecked.value.0.verifier.run(unchecked.value.1, in: unchecked.value.0.copy)
-                continuation.resume()
-            }
+        await verifier.onThreadOfItsOwn {
+            unchecked.value.0.verifier.run(unchecked.value.1, in: unchecked.value.0.copy)
         }
     }
 

@@ -108,44 +108,26 @@ extension Verifier {
     /// Awaits each `async` registration of `roots` in a task of its own, one at a time, each
     /// bounded by the timeout: what `verify()` lists as skipped for being `async`.
     func runAsync(_ roots: [AnyRegistration], in copy: DependencyStore) async {
-        for root in roots {
-            if isSettled(root) { continue }
+        for root in roots where !isSettled(root) {
             let unchecked = UncheckedSendable((root, copy))
-            let build = Task {
+            let done = DispatchSemaphore(value: 0)
+            Task {
                 _ = try? await unchecked.value.0.verifiable.resolveAsyncForVerification(in: unchecked.value.1)
+                done.signal()
             }
-            if await !Self.finishes(build, within: timeout) { timedOut(root, cause: nil) }
+            // A build that runs past the timeout is left running.
+            let timeout = timeout
+            if await !onThreadOfItsOwn({ done.wait(timeout: .now() + timeout) == .success }) {
+                timedOut(root, cause: nil)
+            }
         }
     }
 
-    /// Whether `task` finishes within `seconds`; if not, it is left running.
-    private static func finishes(_ task: Task<Void, Never>, within seconds: Double) async -> Bool {
-        let outcome = Lock<Bool?>(nil)
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let resume: @Sendable (Bool) -> Void = { finished in
-                let first = outcome.withLock { state -> Bool in
-                    guard state == nil else { return false }
-                    state = finished
-                    return true
-                }
-                if first { continuation.resume(returning: finished) }
-            }
-            let deadline = Task {
-                do {
-                    try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-                } catch {
-                    // Cancelled: the build ended first and answered before it cancelled this. A
-                    // cancelled sleep must not answer "timed out": between the cancel and the
-                    // build's answer, it could come first.
-                    return
-                }
-                resume(false)
-            }
-            Task {
-                await task.value
-                resume(true)
-                deadline.cancel()
-            }
+    /// Runs `body` on a thread of the verifier's own and returns what it returns, so that the
+    /// awaiting task (perhaps on the main actor, which verified builds may need) only awaits.
+    func onThreadOfItsOwn<R: Sendable>(_ body: @escaping () -> R) async -> R {
+        await withCheckedContinuation { continuation in
+            startWorker { continuation.resume(returning: body()) }
         }
     }
 }
