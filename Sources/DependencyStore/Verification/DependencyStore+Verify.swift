@@ -171,12 +171,10 @@ extension DependencyStore {
         for (key, entries) in decorators.sorted(by: { $0.value[0].location.line < $1.value[0].location.line }) {
             let found = candidates[key] ?? []
             for decorator in entries where !found.contains(where: decorator.applies(to:)) {
-                let perRequestNames = perRequest.keys.filter { $0.type == key }.map(\.name)
-                switch decorator.target {
-                case .every where !perRequestNames.isEmpty: continue
-                case .registration(let name) where perRequestNames.contains(name): continue
-                default: break
+                let perRequestMatch = perRequest.keys.contains {
+                    $0.type == key && [.every, .registration(name: $0.name)].contains(decorator.target)
                 }
+                if perRequestMatch { continue }
                 let forwardsOnly =
                     !found.isEmpty && found.allSatisfy { if case .forward = $0.role { true } else { false } }
                 problems.append(.unmatched(decorator, forwardsOnly: forwardsOnly, in: description))
