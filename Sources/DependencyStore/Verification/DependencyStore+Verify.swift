@@ -255,8 +255,9 @@ private struct VerificationPlan {
     var unusedSamples: [String] = []
     /// Not built: main-actor and `async` registrations, unless `isolated`.
     var skippedForIsolation: [AnyRegistration] = []
-    /// The registrations with alternatives for contexts (their copies with the one in force).
-    var withAlternatives: [AnyRegistration] = []
+    /// The registrations with alternatives for contexts, as the report lists them (their copies,
+    /// with the one in force).
+    var alternatives: [RegisteredDependency] = []
     /// How many of `roots` are alternatives not in force, which the count of registrations
     /// checked leaves out.
     var alternativeCount = 0
@@ -285,7 +286,9 @@ private struct VerificationPlan {
         }
         .sorted { $0.0.lexicographicallyPrecedes($1.0) }
         .map(\.1)
-        withAlternatives = registrations.filter { $0.role.contextChoices?.alternatives.isEmpty == false }
+        alternatives = registrations.filter { $0.role.contextChoices?.alternatives.isEmpty == false }.map {
+            RegisteredDependency($0, keptInstances: 0, inheritedFrom: nil)
+        }
 
         var usedSamples = Set<Int>()
         // Each alternative not in force, right after its registration, as a root of its own: a
@@ -327,6 +330,6 @@ private struct VerificationPlan {
         return verifier.report(
             store: store, skipped: skipped, isolated: skippedForIsolation,
             verifiedCount: roots.count + asyncRoots.count - alternativeCount,
-            withAlternatives: withAlternatives, found: found)
+            alternatives: alternatives, found: found)
     }
 }

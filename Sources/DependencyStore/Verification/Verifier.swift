@@ -86,8 +86,7 @@ final class Verifier {
         _ roots: [(registration: AnyRegistration, arguments: GivenArguments)],
         in copy: DependencyStore
     ) {
-        for root in roots {
-            if isSettled(root.registration) { continue }
+        for root in roots where !isSettled(root.registration) {
             // The root's node before those its build meets.
             _ = state.withLock { node(root.registration, in: &$0) }
             let done = DispatchSemaphore(value: 0)
@@ -137,7 +136,7 @@ final class Verifier {
     /// read from the graph (captive and per-request dependencies), and `found`'s overrides.
     func report(
         store: DependencyStore, skipped: [AnyRegistration], isolated: [AnyRegistration], verifiedCount: Int,
-        withAlternatives: [AnyRegistration],
+        alternatives: [RegisteredDependency],
         found: (problems: [VerificationProblem], overrides: [VerificationReport.Override])
     ) -> VerificationReport {
         state.withLock { state in
@@ -163,9 +162,7 @@ final class Verifier {
                 graph: graph,
                 isolationSkips: isolatedRoots + state.skippedForIsolation,
                 overrides: found.overrides,
-                alternatives: withAlternatives.map {
-                    RegisteredDependency($0, keptInstances: 0, inheritedFrom: nil)
-                }
+                alternatives: alternatives
             )
         }
     }
