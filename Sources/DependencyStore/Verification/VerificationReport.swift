@@ -110,7 +110,8 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             "Skipped, as their factories take arguments (pass SampleArguments to verify(sampleArguments:) to build them):":
                 skipped.map { "\($0), registered at \($0.registeredAt ?? "?")" },
             "Replaced by a later registration of the same store (verify(overrides: .forbidden) makes each a problem):":
-                overrides.filter { override in !problems.contains { $0.override == override } }.map(\.description),
+                // With `.forbidden`, each is a problem, listed above instead.
+                problems.contains { $0.kind == .override } ? [] : overrides.map(\.description),
             "Alternatives for contexts (each was built; the one in force is what the others resolve):":
                 alternatives.map { entry in
                     let label = entry.name.map { "\(entry.type) (named \"\($0)\")" } ?? entry.type
@@ -180,8 +181,6 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     public let path: [DependencyGraph.Node]
     /// The problem and its fix, on one line.
     public let description: String
-    /// The replacement, for a problem of kind ``Kind/override``.
-    var override: VerificationReport.Override? = nil
 
     static func unmetRequirement(_ missing: DependencyGraph.Node, declaredBy declarer: String, elementType: String?)
         -> Self
@@ -208,8 +207,7 @@ public struct VerificationProblem: Hashable, Sendable, CustomStringConvertible {
             path: [node],
             description: "override: \(override). Fix: keep one of the two, or register the second under a name; "
                 + "to replace on purpose in tests, register in a store layered over this one "
-                + "(DependencyStore(parent:)), which is not an override.",
-            override: override
+                + "(DependencyStore(parent:)), which is not an override."
         )
     }
 
