@@ -17,7 +17,7 @@ extension VerificationReport {
         for (index, edge) in graph.edges.enumerated() {
             let arrow = edge.isLazy ? "-. @Injected .->" : "-->"
             lines.append("    \(ids[edge.from]!) \(arrow) \(ids[edge.to]!)")
-            if let colour = colours[EdgeEnds(from: edge.from, to: edge.to)] {
+            if let colour = colours[[edge.from, edge.to]] {
                 styles.append("    linkStyle \(index) stroke:\(colour),stroke-width:3px")
             }
         }
@@ -50,7 +50,7 @@ extension VerificationReport {
         for edge in graph.edges {
             var attributes: [String] = []
             if edge.isLazy { attributes += ["style=dashed", "label=\"@Injected\""] }
-            if let colour = colours[EdgeEnds(from: edge.from, to: edge.to)] {
+            if let colour = colours[[edge.from, edge.to]] {
                 attributes += ["color=\"\(colour)\"", "penwidth=2"]
             }
             let suffix = attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
@@ -60,22 +60,17 @@ extension VerificationReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private struct EdgeEnds: Hashable {
-        let from: DependencyGraph.Node
-        let to: DependencyGraph.Node
-    }
-
     private func nodeIDs() -> [DependencyGraph.Node: String] {
         Dictionary(uniqueKeysWithValues: graph.nodes.enumerated().map { ($1, "n\($0)") })
     }
 
-    /// The edges on some problem's path, with the colour of the problem's kind (captive and
-    /// per-request dependencies lose to the others).
-    private func highlightColours() -> [EdgeEnds: String] {
-        var highlights: [EdgeEnds: VerificationProblem.Kind] = [:]
+    /// The edges on some problem's path, by their two ends, with the colour of the problem's
+    /// kind (captive and per-request dependencies lose to the others).
+    private func highlightColours() -> [[DependencyGraph.Node]: String] {
+        var highlights: [[DependencyGraph.Node]: VerificationProblem.Kind] = [:]
         for problem in problems where problem.path.count > 1 {
             for (from, to) in zip(problem.path, problem.path.dropFirst()) {
-                let ends = EdgeEnds(from: from, to: to)
+                let ends = [from, to]
                 if highlights[ends].map(Self.isAboutLifetimes) ?? true {
                     highlights[ends] = problem.kind
                 }
