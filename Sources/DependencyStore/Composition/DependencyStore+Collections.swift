@@ -177,7 +177,7 @@ extension DependencyStore {
         do {
             return try resolve(found, as: type, observed: observed, requester: requester)
         } catch {
-            fail(error, resolving: type, name: found.registration.name, at: requester)
+            Self.fail(error, resolving: type, name: found.registration.name, at: requester)
         }
     }
 

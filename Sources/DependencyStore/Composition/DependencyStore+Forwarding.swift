@@ -48,7 +48,7 @@ extension DependencyStore {
                     let instance = store.resolve(
                         target, name: targetName, arguments: .none, requester: .forward(location))
                     guard let forwarded = instance as? T else {
-                        store.fail(
+                        DependencyStore.fail(
                             store.forwardMismatch(
                                 of: T.self, name: name, to: Target.self, named: targetName, built: instance,
                                 at: location),

@@ -117,7 +117,7 @@ extension DependencyStore {
     private func failAsync(
         _ error: ResolutionError, resolving type: Any.Type, name: String?, at requester: Requester
     ) throws -> Never {
-        guard let verifier else { fail(error, resolving: type, name: name, at: requester) }
+        guard let verifier else { Self.fail(error, resolving: type, name: name, at: requester) }
         verifier.record(error, subject: (type, name), chain: AsyncResolution.current.chain.map(\.registration))
         throw VerificationStop()
     }
@@ -157,7 +157,7 @@ extension DependencyStore {
                             value, of: registration, in: slot, builtIn: generation, finishing: build,
                             requester: requester, holdingIt: !isNilResult)
                     } catch {
-                        fail(error, resolving: T.self, name: registration.name, at: requester)
+                        Self.fail(error, resolving: T.self, name: registration.name, at: requester)
                     }
                     if timed { report(registration, build: timing, chain: self.chain(in: resolution, on: nil)) }
                     return KeptInstance(object: kept)

@@ -106,7 +106,7 @@ extension DependencyStore {
         do {
             return try resolveChecked(type, name: name, arguments: arguments, requester: requester)
         } catch {
-            fail(error, resolving: type, name: name, at: requester)
+            Self.fail(error, resolving: type, name: name, at: requester)
         }
     }
 
@@ -121,7 +121,7 @@ extension DependencyStore {
             // found nothing (see `ResolutionStack.beginChain(building:in:lookedUpIn:)`): absent.
             // A resolve inside the factory traps on its own, so this is only ever `type` itself.
             if error.kind == .notRegistered { return nil }
-            fail(error, resolving: type, name: name, at: requester)
+            Self.fail(error, resolving: type, name: name, at: requester)
         }
     }
 
@@ -147,7 +147,7 @@ extension DependencyStore {
                 return value
             }
         } catch {
-            fail(error, resolving: type, name: name, at: requester)
+            Self.fail(error, resolving: type, name: name, at: requester)
         }
         dependsOnAbsentRequestValue(Self.valueType(askedFor: type), name: name)
         return nil
@@ -360,10 +360,6 @@ extension DependencyStore {
 
     /// Traps with `error`, or, on a thread where `verify()` is building a registration, records it
     /// as a problem of the report instead.
-    func fail(_ error: ResolutionError, resolving type: Any.Type, name: String?, at requester: Requester) -> Never {
-        Self.fail(error, resolving: type, name: name, at: requester)
-    }
-
     static func fail(_ error: ResolutionError, resolving type: Any.Type, name: String?, at requester: Requester)
         -> Never
     {
@@ -380,7 +376,7 @@ extension DependencyStore {
     {
         switch refusal {
         case .cycle(let waiters):
-            fail(crossThreadCycle(waiters, requester: requester), resolving: type, name: name, at: requester)
+            Self.fail(crossThreadCycle(waiters, requester: requester), resolving: type, name: name, at: requester)
         case .heldByStoppedWorker(let cause):
             // Only verification workers are told of stopped workers.
             ResolutionStack.current.verificationWorker!.verifier.abort(blockedOn: (type, name), by: cause)

@@ -509,8 +509,7 @@ final class ResolutionStack {
 extension ResolutionStack {
     /// This thread's stack, created on first use and released when the thread exits.
     static var current: ResolutionStack {
-        if let existing = currentIfCreated { return existing }
-        return Unmanaged<ResolutionStack>.fromOpaque(createCurrent()).takeUnretainedValue()
+        currentUnretained.takeUnretainedValue()
     }
 
     /// Runs `body` with this thread's stack, created on first use, without retaining it: the

@@ -31,7 +31,7 @@ struct TypeTable<Value: AnyObject> {
         set {
             if let newValue {
                 makeUniqueWithRoom()
-                storage.unsafelyUnwrapped.insert(newValue, for: key)
+                storage.unsafelyUnwrapped.insert(newValue, bits: UInt(bitPattern: key))
             } else if storage?.find(key) != nil {
                 makeUnique()
                 storage.unsafelyUnwrapped.remove(key)
@@ -192,12 +192,9 @@ final class TypeTableStorage: ManagedBuffer<TypeTableHeader, TypeTableEntry> {
         }
     }
 
-    /// Adds or replaces the entry for `key`. The table must have room (see `TypeTable`).
-    func insert(_ value: AnyObject, for key: ObjectIdentifier) {
-        insert(value, bits: UInt(bitPattern: key))
-    }
-
-    private func insert(_ value: AnyObject, bits: UInt) {
+    /// Adds or replaces the entry for the key whose bits are `bits`. The table must have room (see
+    /// `TypeTable`).
+    func insert(_ value: AnyObject, bits: UInt) {
         withUnsafeMutablePointers { header, entries in
             let mask = header.pointee.capacity &- 1
             var index = Self.home(of: bits, shift: header.pointee.shift)
